@@ -1,0 +1,47 @@
+# task_diag: kernel series, libtaskdiag, perf integration, tests and bench.
+#
+#   make                 install missing packages, build kernel, perf, tests
+#   make test            every test: host-side, then in the QEMU guest
+#   make bench           the 50,000-task start-up bench (see bench/)
+#   make kernel-tree     the build tree with the series as commits to edit
+#   make kernel-export   rewrite kernel/patches/ from that tree
+#   make checkpatch      scripts/checkpatch.pl --strict over the series
+
+SHELL := /bin/bash
+export TASKDIAG_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/taskdiag
+S := scripts
+
+.PHONY: all deps kernel-tree kernel perf selftests test test-host test-guest \
+	kernel-export checkpatch bench clean-cache
+
+all: kernel perf selftests
+
+deps:
+	@$(S)/deps.sh
+
+kernel-tree: deps
+	@$(S)/kernel-tree.sh
+
+kernel: kernel-tree
+	@$(S)/build-kernel.sh >/dev/null
+
+perf: kernel-tree
+	@$(S)/build-perf.sh >/dev/null
+
+selftests: kernel-tree
+	@$(S)/build-selftests.sh >/dev/null
+
+test: all
+	@$(S)/run-tests.sh
+
+kernel-export:
+	@$(S)/kernel-export.sh
+
+checkpatch: kernel-tree
+	@$(S)/checkpatch.sh
+
+bench: all
+	@bench/run $(if $(TASKS),--tasks $(TASKS)) $(if $(THREADS),--threads $(THREADS))
+
+clean-cache:
+	rm -rf "$(TASKDIAG_CACHE)"

@@ -1,0 +1,29 @@
+#!/bin/bash
+# Build bzImage from the prepared tree: tinyconfig + kernel/configs/<profile>.
+# usage: build-kernel.sh [PROFILE...]   (default: task-diag)
+. "$(dirname "$0")/common.sh"
+
+profile=${KPROFILE:-task-diag}
+frags=("$TOP/kernel/configs/task-diag.config")
+[ "$profile" = task-diag ] || frags+=("$TOP/kernel/configs/$profile.config")
+obj=$KBUILD-$profile
+mkdir -p "$obj"
+
+h=$(hash_of "${frags[@]}")
+if ! stamp_ok "config-$profile" "$h" || [ ! -f "$obj/.config" ]; then
+	note "configuring kernel ($profile)"
+	make -s -C "$TREE" O="$obj" tinyconfig >/dev/null
+	KCONFIG_CONFIG="$obj/.config" "$TREE/scripts/kconfig/merge_config.sh" \
+		-m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
+	make -s -C "$TREE" O="$obj" olddefconfig >/dev/null
+	# every option we asked for must have survived olddefconfig
+	missing=$(grep -h '^CONFIG_.*=' "${frags[@]}" | while read -r l; do
+		grep -qx "$l" "$obj/.config" || echo "$l"; done)
+	[ -z "$missing" ] || die "kconfig dropped: $missing"
+	stamp_set "config-$profile" "$h"
+fi
+note "building bzImage ($profile)"
+make -s -C "$TREE" O="$obj" -j"$JOBS" bzImage
+cp -f "$obj/arch/x86/boot/bzImage" "$OUT/bzImage-$profile.new"
+mv -f "$OUT/bzImage-$profile.new" "$OUT/bzImage-$profile"
+echo "$OUT/bzImage-$profile"

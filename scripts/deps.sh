@@ -1,0 +1,21 @@
+#!/bin/bash
+# Install the Debian packages the build and the guest need; idempotent.
+. "$(dirname "$0")/common.sh"
+
+PKGS="linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
+libssl-dev cpio libelf-dev libdw-dev libtraceevent-dev libnl-3-dev
+libnl-genl-3-dev pkg-config rsync xz-utils gcc make git clang
+libclang-rt-14-dev procps strace gnuplot-nox python3 perl"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+note "installing:$missing"
+[ "$(id -u)" = 0 ] || die "need root to apt-get install:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

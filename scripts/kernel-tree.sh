@@ -1,0 +1,81 @@
+#!/bin/bash
+# Prepare the Linux 6.12 build tree in the cache:
+#   pristine source as commit "base", kernel/patches/*.patch as commits on
+#   branch task-diag, then our tools/ files overlaid and the perf hook
+#   patches applied (uncommitted, they are not part of the kernel series).
+. "$(dirname "$0")/common.sh"
+
+git_t() { git -C "$TREE" -c user.name=taskdiag -c user.email=taskdiag@localhost "$@"; }
+
+unpack() {
+	local ver tmp
+	[ -f "$LINUX_TARBALL" ] || die "$LINUX_TARBALL missing (apt-get install linux-source-6.12)"
+	ver=$(stat -c '%s-%Y' "$LINUX_TARBALL")
+	if [ -d "$TREE/.git" ] && stamp_ok tarball "$ver"; then
+		return
+	fi
+	note "unpacking $LINUX_TARBALL"
+	rm -rf "$TREE" "$TREE.tmp" "$KBUILD"
+	rm -f "$CACHE"/stamp.*
+	tmp=$TREE.tmp
+	mkdir -p "$tmp"
+	tar -xJf "$LINUX_TARBALL" -C "$tmp" --strip-components=1
+	mv "$tmp" "$TREE"
+	git_t init -q -b task-diag
+	git_t add -A -f .
+	git_t commit -q -m "Linux $(make -s -C "$TREE" kernelversion) (Debian linux-source-6.12)"
+	git_t tag -f base >/dev/null
+	stamp_set tarball "$ver"
+}
+
+# The series is reapplied only when kernel/patches changed; a tree with
+# commits or edits that were not exported is left alone.
+apply_series() {
+	local h
+	h=$(hash_of "$TOP"/kernel/patches/*.patch)
+	if stamp_ok series "$h" && [ "$(git_t rev-parse HEAD)" = "$(cat "$CACHE/series.head" 2>/dev/null)" ]; then
+		return
+	fi
+	if [ -f "$CACHE/series.head" ] &&
+	   [ "$(git_t rev-parse HEAD)" != "$(cat "$CACHE/series.head")" ]; then
+		die "$TREE has commits not in kernel/patches: run 'make kernel-export' or reset it"
+	fi
+	if [ -n "$(git_t status --porcelain --untracked-files=no -- . ':!tools/perf')" ]; then
+		die "$TREE has uncommitted kernel edits: commit them and 'make kernel-export'"
+	fi
+	note "applying kernel/patches ($(ls "$TOP"/kernel/patches/*.patch 2>/dev/null | wc -l) patches)"
+	git_t am --abort >/dev/null 2>&1 || true
+	git_t checkout -q -f task-diag
+	git_t reset -q --hard base
+	if ls "$TOP"/kernel/patches/*.patch >/dev/null 2>&1; then
+		git_t am -q --committer-date-is-author-date "$TOP"/kernel/patches/*.patch ||
+			{ git_t am --abort; die "kernel/patches do not apply"; }
+	fi
+	git_t rev-parse HEAD >"$CACHE/series.head"
+	stamp_set series "$h"
+	rm -f "$CACHE/stamp.perfhooks"
+}
+
+# Our own tools/ files are copied by content so unchanged files keep their
+# mtime and incremental builds stay incremental.
+overlay_tools() {
+	rsync -rc --exclude='*.patch' --exclude='/perf/patches' "$TOP/tools/" "$TREE/tools/"
+}
+
+apply_perf_hooks() {
+	local h p
+	h=$(hash_of "$TOP"/tools/perf/patches/*.patch)
+	stamp_ok perfhooks "$h" && return
+	note "applying perf hook patches"
+	git_t checkout -q HEAD -- tools/perf
+	for p in "$TOP"/tools/perf/patches/*.patch; do
+		[ -e "$p" ] || continue
+		git_t apply "$p" || die "perf hook $p does not apply"
+	done
+	stamp_set perfhooks "$h"
+}
+
+unpack
+apply_series
+overlay_tools
+apply_perf_hooks
