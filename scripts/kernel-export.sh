@@ -16,14 +16,17 @@ for p in "$tmp"/*.patch; do
 		changed=1
 	fi
 done
-old=$(ls "$TOP"/kernel/patches/*.patch 2>/dev/null | wc -l)
-new=$(ls "$tmp"/*.patch 2>/dev/null | wc -l)
+shopt -s nullglob
+olds=("$TOP"/kernel/patches/*.patch)
+news=("$tmp"/*.patch)
+old=${#olds[@]}
+new=${#news[@]}
 if [ "$changed" = 0 ] && [ "$old" = "$new" ]; then
 	note "kernel/patches unchanged"
 	exit 0
 fi
 rm -f "$TOP"/kernel/patches/*.patch
-cp "$tmp"/*.patch "$TOP/kernel/patches/" 2>/dev/null || true
+[ "$new" = 0 ] || cp "${news[@]}" "$TOP/kernel/patches/"
 git -C "$TREE" rev-parse HEAD >"$CACHE/series.head"
 stamp_set series "$(hash_of "$TOP"/kernel/patches/*.patch)"
 note "kernel/patches: $new patches written"

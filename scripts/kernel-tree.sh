@@ -21,6 +21,9 @@ unpack() {
 	mkdir -p "$tmp"
 	tar -xJf "$LINUX_TARBALL" -C "$tmp" --strip-components=1
 	mv "$tmp" "$TREE"
+	# Debian's tarball ignores every top-level path in .gitignore: undo
+	# that so that new files of the series are seen by git.
+	sed -i '/^# Debian packaging/,$d' "$TREE/.gitignore"
 	git_t init -q -b task-diag
 	git_t add -A -f .
 	git_t commit -q -m "Linux $(make -s -C "$TREE" kernelversion) (Debian linux-source-6.12)"
