@@ -28,7 +28,7 @@ kernel: kernel-tree
 perf: kernel-tree
 	@$(S)/build-perf.sh >/dev/null
 
-selftests: kernel-tree
+selftests: kernel
 	@$(S)/build-selftests.sh >/dev/null
 
 test: all
@@ -45,3 +45,6 @@ bench: all
 
 clean-cache:
 	rm -rf "$(TASKDIAG_CACHE)"
+
+check-bisect: kernel
+	@$(S)/check-bisect.sh

@@ -11,6 +11,7 @@ PERFBUILD=$CACHE/perf
 OUT=$CACHE/out
 JOBS=${JOBS:-$(nproc)}
 
+export TASKDIAG_CACHE=$CACHE
 mkdir -p "$CACHE" "$OUT"
 
 note() { printf '==> %s\n' "$*" >&2; }

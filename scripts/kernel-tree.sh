@@ -2,7 +2,8 @@
 # Prepare the Linux 6.12 build tree in the cache:
 #   pristine source as commit "base", kernel/patches/*.patch as commits on
 #   branch task-diag, then our tools/ files overlaid and the perf hook
-#   patches applied (uncommitted, they are not part of the kernel series).
+#   hook patches of tools/patches/ applied to upstream tools files
+#   (uncommitted: they are not part of the kernel series).
 . "$(dirname "$0")/common.sh"
 
 git_t() { git -C "$TREE" -c user.name=taskdiag -c user.email=taskdiag@localhost "$@"; }
@@ -43,7 +44,7 @@ apply_series() {
 	   [ "$(git_t rev-parse HEAD)" != "$(cat "$CACHE/series.head")" ]; then
 		die "$TREE has commits not in kernel/patches: run 'make kernel-export' or reset it"
 	fi
-	if [ -n "$(git_t status --porcelain --untracked-files=no -- . ':!tools/perf')" ]; then
+	if [ -n "$(git_t status --porcelain --untracked-files=no -- . ':!tools')" ]; then
 		die "$TREE has uncommitted kernel edits: commit them and 'make kernel-export'"
 	fi
 	note "applying kernel/patches ($(ls "$TOP"/kernel/patches/*.patch 2>/dev/null | wc -l) patches)"
@@ -56,29 +57,31 @@ apply_series() {
 	fi
 	git_t rev-parse HEAD >"$CACHE/series.head"
 	stamp_set series "$h"
-	rm -f "$CACHE/stamp.perfhooks"
+	rm -f "$CACHE/stamp.toolhooks"
 }
 
 # Our own tools/ files are copied by content so unchanged files keep their
 # mtime and incremental builds stay incremental.
 overlay_tools() {
-	rsync -rc --exclude='*.patch' --exclude='/perf/patches' "$TOP/tools/" "$TREE/tools/"
+	rsync -rc --exclude='/patches' "$TOP/tools/" "$TREE/tools/"
 }
 
-apply_perf_hooks() {
+# Small patches to upstream tools files (perf hooks) are reapplied only when
+# they changed, so the files they touch keep their mtime otherwise.
+apply_tool_hooks() {
 	local h p
-	h=$(hash_of "$TOP"/tools/perf/patches/*.patch)
-	stamp_ok perfhooks "$h" && return
-	note "applying perf hook patches"
-	git_t checkout -q HEAD -- tools/perf
-	for p in "$TOP"/tools/perf/patches/*.patch; do
+	h=$(hash_of "$TOP"/tools/patches/*.patch)
+	stamp_ok toolhooks "$h" && return
+	note "applying tools/patches"
+	git_t checkout -q HEAD -- tools
+	for p in "$TOP"/tools/patches/*.patch; do
 		[ -e "$p" ] || continue
-		git_t apply "$p" || die "perf hook $p does not apply"
+		git_t apply "$p" || die "tools hook $p does not apply"
 	done
-	stamp_set perfhooks "$h"
+	stamp_set toolhooks "$h"
 }
 
 unpack
 apply_series
+apply_tool_hooks
 overlay_tools
-apply_perf_hooks

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Guest smoke test (TAP): our kernel booted, /proc works, perf runs.
+perf=${TASKDIAG_CACHE:?}/out/perf
+n=0
+check() {
+	n=$((n + 1))
+	desc=$1
+	shift
+	if out=$("$@" 2>&1); then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
+	fi
+}
+check "kernel is 6.12" sh -c 'uname -r | grep -q "^6\.12\."'
+check "/proc/self/status names this shell" sh -c 'grep -q "^Pid:[[:space:]]*$$\$" /proc/$$/status'
+check "/proc/task-diag exists" test -e /proc/task-diag
+check "perf runs" "$perf" version
+for t in "Lookup mmap thread" "Thread map" "Synthesize thread map" \
+	 "Software clock events period values" "Sample parsing"; do
+	check "perf test: $t" sh -c "\"$perf\" test \"$t\" 2>&1 | tee /dev/stderr | grep -q ': Ok' && ! \"$perf\" test \"$t\" 2>&1 | grep -q FAILED"
+done
+echo "1..$n"
