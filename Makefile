@@ -12,7 +12,7 @@ export TASKDIAG_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/taskdiag
 S := scripts
 
 .PHONY: all deps kernel-tree kernel perf selftests test test-host test-guest \
-	kernel-export checkpatch bench clean-cache
+	kernel-export checkpatch check-bisect bench clean-cache
 
 all: kernel perf selftests
 

@@ -155,12 +155,9 @@ static void td_add_vma(struct td_dump *d, struct td_task *t, const char *p,
 		td_err(d, "pid %u: bad VMA %llx-%llx", t->pid,
 		       (unsigned long long)rec->start,
 		       (unsigned long long)rec->end);
+	/* legitimate only if the mappings changed during the dump */
 	if (prev && rec->start < prev->rec.end)
-		td_err(d, "pid %u: VMA %llx-%llx repeated or out of order after %llx-%llx",
-		       t->pid, (unsigned long long)rec->start,
-		       (unsigned long long)rec->end,
-		       (unsigned long long)prev->rec.start,
-		       (unsigned long long)prev->rec.end);
+		t->nr_vma_disorder++;
 
 	t->vmas = td_grow(t->vmas, &t->cap_vmas, t->nr_vmas + 1,
 			  sizeof(*t->vmas));

@@ -53,6 +53,7 @@ struct td_task {
 	struct td_vma *vmas;
 	size_t nr_vmas;
 	size_t cap_vmas;
+	unsigned int nr_vma_disorder;	/* VMAs starting below the previous end */
 };
 
 struct td_key {

@@ -41,4 +41,31 @@
 		TH_LOG("%u protocol errors, first: %s", (d)->nr_errors,	\
 		       (d)->error)
 
+/* Each of @pids reported exactly once in @d */
+static inline void td_expect_each_once(struct __test_metadata *_metadata,
+				       struct td_dump *d, const pid_t *pids,
+				       int n)
+{
+	int i, missing = 0, first = 0;
+
+	for (i = 0; i < n; i++) {
+		if (td_count(d, pids[i]) == 1)
+			continue;
+		if (!missing++)
+			first = pids[i];
+	}
+	EXPECT_EQ(0, missing)
+		TH_LOG("%d tasks not reported once, pid %d %u times", missing,
+		       first, td_count(d, first));
+}
+
+/* No task reported twice in @d */
+static inline void td_expect_no_dups(struct __test_metadata *_metadata,
+				     struct td_dump *d)
+{
+	__u32 dup = 0;
+
+	EXPECT_EQ(0U, td_nr_dups(d, &dup)) TH_LOG("pid %u reported twice", dup);
+}
+
 #endif /* __TD_TEST_H */

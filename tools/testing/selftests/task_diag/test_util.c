@@ -6,6 +6,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -281,6 +283,48 @@ void proc_maps_free(struct proc_maps *m)
 	memset(m, 0, sizeof(*m));
 }
 
+static int pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The thread ids in /proc/@pid/task, sorted, in *@tids: count or -errno */
+int proc_tids(pid_t pid, pid_t **tids)
+{
+	size_t n = 0, cap = 16;
+	struct dirent *de;
+	char path[64];
+	pid_t *p;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	*tids = malloc(cap * sizeof(**tids));
+	if (!dir || !*tids) {
+		if (dir)
+			closedir(dir);
+		free(*tids);
+		return -ESRCH;
+	}
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		if (n == cap) {
+			p = realloc(*tids, 2 * cap * sizeof(*p));
+			if (!p)
+				break;
+			*tids = p;
+			cap *= 2;
+		}
+		(*tids)[n++] = atoi(de->d_name);
+	}
+	closedir(dir);
+	qsort(*tids, n, sizeof(**tids), pid_cmp);
+	return n;
+}
+
 /* The TASK_DIAG_* state of a /proc/PID/stat state letter, or -1 */
 int state_index(char letter)
 {
@@ -332,6 +376,21 @@ pid_t spawn_child(child_fn fn, void *arg)
 	if (ret != 1 || c != 'R') {
 		kill_reap(pid);
 		return -ECHILD;
+	}
+	return pid;
+}
+
+/* Fork a child that runs @loop (which never returns) until it is killed */
+pid_t spawn_loop(void (*loop)(void))
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		die_with_parent(parent);
+		loop();
+		_exit(0);
 	}
 	return pid;
 }
@@ -439,6 +498,28 @@ int start_threads(int n, const char *name_fmt)
 	pthread_attr_destroy(&attr);
 	while (__atomic_load_n(&threads_started, __ATOMIC_SEQ_CST) < target)
 		usleep(1000);
+	return 0;
+}
+
+/*
+ * Map @n pages as @n VMAs that cannot merge (alternately read-write and
+ * read-only), the writable ones faulted in.
+ */
+int map_many_vmas(int n)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *p;
+	int i;
+
+	p = mmap(NULL, n * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	for (i = 0; i < n; i += 2)
+		p[i * pg] = 1;
+	for (i = 1; i < n; i += 2)
+		if (mprotect(p + i * pg, pg, PROT_READ))
+			return -errno;
 	return 0;
 }
 

@@ -54,13 +54,16 @@ int proc_status_ids(pid_t pid, const char *key, unsigned int ids[4]);
 int proc_read_statm(pid_t pid, unsigned long long v[7]);
 int proc_read_maps(pid_t pid, bool smaps, struct proc_maps *m);
 void proc_maps_free(struct proc_maps *m);
+int proc_tids(pid_t pid, pid_t **tids);
 int state_index(char letter);
 
 /* Children: each sets PR_SET_PDEATHSIG so that none survives the test */
 typedef int (*child_fn)(void *arg);
 pid_t spawn_child(child_fn fn, void *arg);
+pid_t spawn_loop(void (*loop)(void));
 int spawn_many(pid_t *pids, int n, int nthreads);
 int start_threads(int n, const char *name_fmt);
+int map_many_vmas(int n);
 int stop_child(pid_t pid);
 void kill_reap(pid_t pid);
 void kill_reap_all(pid_t *pids, int n);
