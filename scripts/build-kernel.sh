@@ -9,16 +9,21 @@ frags=("$TOP/kernel/configs/task-diag.config")
 obj=$KBUILD-$profile
 mkdir -p "$obj"
 
+# the options of the fragments that .config lacks (none when up to date)
+missing_opts() {
+	grep -h '^CONFIG_.*=' "${frags[@]}" | while read -r l; do
+		grep -qx "$l" "$obj/.config" 2>/dev/null || echo "$l"
+	done
+}
+
 h=$(hash_of "${frags[@]}")
-if ! stamp_ok "config-$profile" "$h" || [ ! -f "$obj/.config" ]; then
+if ! stamp_ok "config-$profile" "$h" || [ -n "$(missing_opts)" ]; then
 	note "configuring kernel ($profile)"
 	make -s -C "$TREE" O="$obj" tinyconfig >/dev/null
 	KCONFIG_CONFIG="$obj/.config" "$TREE/scripts/kconfig/merge_config.sh" \
 		-m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
 	make -s -C "$TREE" O="$obj" olddefconfig >/dev/null
-	# every option we asked for must have survived olddefconfig
-	missing=$(grep -h '^CONFIG_.*=' "${frags[@]}" | while read -r l; do
-		grep -qx "$l" "$obj/.config" || echo "$l"; done)
+	missing=$(missing_opts)
 	[ -z "$missing" ] || die "kconfig dropped: $missing"
 	stamp_set "config-$profile" "$h"
 fi

@@ -7,10 +7,21 @@ obj=$KBUILD-task-diag
 git -C "$TREE" diff --quiet HEAD -- . ':!tools' || die "$TREE has uncommitted changes"
 head=$(git -C "$TREE" rev-parse task-diag)
 rc=0 n=0
+trap 'git -C "$TREE" checkout -q task-diag' EXIT
 for c in $(git -C "$TREE" rev-list --reverse base..task-diag); do
 	n=$((n + 1))
 	git -C "$TREE" checkout -q "$c"
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
+	# keep every option of the fragment that exists at this commit
+	grep -h '^CONFIG_.*=y' "$TOP/kernel/configs/task-diag.config" | sed 's/^CONFIG_//; s/=y$//' |
+		xargs -n 50 "$TREE/scripts/config" --file "$obj/.config" -e
+	make -s -C "$TREE" O="$obj" olddefconfig >/dev/null
+	if grep -q '^config TASK_DIAG$' "$TREE/fs/proc/Kconfig" &&
+	   ! grep -q '^CONFIG_TASK_DIAG=y' "$obj/.config"; then
+		echo "not ok $n - CONFIG_TASK_DIAG not enabled: $subj"
+		rc=1
+		continue
+	fi
 	if make -s -C "$TREE" O="$obj" -j"$JOBS" vmlinux >"$CACHE/bisect-$n.log" 2>&1 &&
 	   ! grep -q 'warning:' "$CACHE/bisect-$n.log"; then
 		echo "ok $n - builds without warnings: $subj"
