@@ -25,7 +25,7 @@ kernel-tree: deps
 kernel: kernel-tree
 	@$(S)/build-kernel.sh >/dev/null
 
-perf: kernel-tree
+perf: kernel
 	@$(S)/build-perf.sh >/dev/null
 
 selftests: kernel

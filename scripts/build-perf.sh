@@ -2,9 +2,14 @@
 # Build perf (minimal feature set) from the prepared tree into the cache.
 . "$(dirname "$0")/common.sh"
 
+obj=$KBUILD-task-diag
+khdr="-isystem $obj/usr/include"
 mkdir -p "$PERFBUILD"
+note "installing kernel headers"
+make -s -C "$TREE" O="$obj" headers >/dev/null
 note "building perf"
 make -s -C "$TREE/tools/perf" O="$PERFBUILD" -j"$JOBS" WERROR=0 \
+	EXTRA_CFLAGS="$khdr" KHDR_INCLUDES="$khdr" \
 	NO_SHELLCHECK=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JEVENTS=1 \
 	NO_LIBTRACEEVENT=1 NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_LIBUNWIND=1 \
 	NO_LIBDW_DWARF_UNWIND=1 NO_DWARF=1 NO_SLANG=1 NO_LIBNUMA=1 \

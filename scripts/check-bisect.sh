@@ -13,8 +13,9 @@ for c in $(git -C "$TREE" rev-list --reverse base..task-diag); do
 	git -C "$TREE" checkout -q "$c"
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
 	# keep every option of the fragment that exists at this commit
-	grep -h '^CONFIG_.*=y' "$TOP/kernel/configs/task-diag.config" | sed 's/^CONFIG_//; s/=y$//' |
-		xargs -n 50 "$TREE/scripts/config" --file "$obj/.config" -e
+	grep -h '^CONFIG_.*=y' "$TOP/kernel/configs/task-diag.config" |
+		sed 's/^CONFIG_\(.*\)=y$/-e \1/' |
+		xargs "$TREE/scripts/config" --file "$obj/.config"
 	make -s -C "$TREE" O="$obj" olddefconfig >/dev/null
 	if grep -q '^config TASK_DIAG$' "$TREE/fs/proc/Kconfig" &&
 	   ! grep -q '^CONFIG_TASK_DIAG=y' "$obj/.config"; then

@@ -63,7 +63,8 @@ apply_series() {
 # Our own tools/ files are copied by content so unchanged files keep their
 # mtime and incremental builds stay incremental.
 overlay_tools() {
-	rsync -rc --exclude='/patches' "$TOP/tools/" "$TREE/tools/"
+	(cd "$TOP" && git ls-files -co --exclude-standard -- tools ':!tools/patches') |
+		rsync -rc --files-from=- "$TOP/" "$TREE/"
 }
 
 # Small patches to upstream tools files (perf hooks) are reapplied only when

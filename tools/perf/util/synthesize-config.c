@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The synthesize.* section of perf config:
+ *
+ *	[synthesize]
+ *		task-diag = false		# always walk /proc
+ *		task-diag-buffer = 262144	# read buffer of /proc/task-diag
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "debug.h"
+#include "synthetic-taskdiag.h"
+
+bool perf_synthesize_taskdiag = true;
+unsigned long perf_synthesize_taskdiag_buf = 256 * 1024;
+
+int perf_synthesize_config(const char *var, const char *value)
+{
+	if (!strcmp(var, "synthesize.task-diag")) {
+		perf_synthesize_taskdiag = perf_config_bool(var, value);
+		return 0;
+	}
+	if (!strcmp(var, "synthesize.task-diag-buffer")) {
+		u64 size;
+
+		if (perf_config_u64(&size, var, value) || size < 4096) {
+			pr_err("%s: %s is not a size of at least 4096 bytes\n", var, value);
+			return -EINVAL;
+		}
+		perf_synthesize_taskdiag_buf = size;
+		return 0;
+	}
+	return 0;
+}

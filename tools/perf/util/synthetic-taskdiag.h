@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_SYNTHETIC_TASKDIAG_H
+#define __PERF_SYNTHETIC_TASKDIAG_H
+
+#include <stdbool.h>
+#include "event.h"
+
+struct machine;
+struct perf_thread_map;
+struct perf_tool;
+
+/* synthesize.task-diag: synthesize from /proc/task-diag when it works */
+extern bool perf_synthesize_taskdiag;
+/* synthesize.task-diag-buffer: the read buffer size, in bytes */
+extern unsigned long perf_synthesize_taskdiag_buf;
+
+int perf_synthesize_config(const char *var, const char *value);
+
+#ifdef HAVE_TASKDIAG_SUPPORT
+int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
+					    perf_event__handler_t process,
+					    struct machine *machine,
+					    bool needs_mmap, bool mmap_data);
+int perf_event__synthesize_thread_map_taskdiag(const struct perf_tool *tool,
+					       struct perf_thread_map *threads,
+					       perf_event__handler_t process,
+					       struct machine *machine,
+					       bool needs_mmap, bool mmap_data);
+#else
+static inline int
+perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool __maybe_unused,
+					perf_event__handler_t process __maybe_unused,
+					struct machine *machine __maybe_unused,
+					bool needs_mmap __maybe_unused,
+					bool mmap_data __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int
+perf_event__synthesize_thread_map_taskdiag(const struct perf_tool *tool __maybe_unused,
+					   struct perf_thread_map *threads __maybe_unused,
+					   perf_event__handler_t process __maybe_unused,
+					   struct machine *machine __maybe_unused,
+					   bool needs_mmap __maybe_unused,
+					   bool mmap_data __maybe_unused)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+#endif /* __PERF_SYNTHETIC_TASKDIAG_H */
