@@ -19,6 +19,7 @@
 #include "kselftest_harness.h"
 
 #include "task_diag_util.h"
+#include "td_compare.h"
 #include "test_util.h"
 
 /* In a FIXTURE_SETUP() or TEST(): skip when the kernel has no task_diag */
@@ -40,6 +41,10 @@
 	EXPECT_EQ(0U, (d)->nr_errors)					\
 		TH_LOG("%u protocol errors, first: %s", (d)->nr_errors,	\
 		       (d)->error)
+
+/* No difference between task_diag and /proc in @df */
+#define EXPECT_NO_DIFF(df)						\
+	EXPECT_EQ(0, (df)->n) TH_LOG("%s", (df)->why)
 
 /* Each of @pids reported exactly once in @d */
 static inline void td_expect_each_once(struct __test_metadata *_metadata,

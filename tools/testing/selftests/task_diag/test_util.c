@@ -22,6 +22,10 @@
 
 #include "test_util.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 #define THREAD_STACK	(64 * 1024)
 
 /* The whole file, NUL-terminated, or NULL with errno set */
@@ -221,7 +225,7 @@ static void smaps_parse_field(const char *line, struct proc_vma *v)
 	}
 	if (sscanf(line, "%63[^:]: %llu", key, &val) != 2)
 		return;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		if (strcmp(key, keys[i].key))
 			continue;
 		*(unsigned long long *)((char *)v + keys[i].off) = val;

@@ -4,7 +4,9 @@
  * response read until read() returns 0, errors for bad requests and bad
  * reads, and the netlink headers of the response.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -238,7 +240,7 @@ TEST_F(txn, small_buffer_emsgsize)
 
 	ASSERT_EQ(0, td_request(self->fd, TASK_DIAG_SHOW_BASE,
 				TASK_DIAG_DUMP_ONE, getpid(), 1));
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		EXPECT_EQ(-1, read(self->fd, buf, sizes[i]));
 		EXPECT_EQ(EMSGSIZE, errno) TH_LOG("read of %zu bytes", sizes[i]);
 	}
@@ -291,7 +293,7 @@ TEST_F(txn, short_write_einval)
 				       TD_REQ_MIN - 1 };
 	size_t i;
 
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		EXPECT_EQ(-1, write_raw(self->fd, lens[i], lens[i],
 					TASK_DIAG_SHOW_BASE,
 					TASK_DIAG_DUMP_ONE, getpid()));
@@ -306,7 +308,7 @@ TEST_F(txn, nlmsg_len_mismatch_einval)
 				      TD_REQ_MIN, 0xffffffff };
 	size_t i;
 
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		EXPECT_EQ(-1, write_raw(self->fd, TD_REQ_LEN, lens[i],
 					TASK_DIAG_SHOW_BASE,
 					TASK_DIAG_DUMP_ONE, getpid()));
@@ -321,7 +323,7 @@ TEST_F(txn, oversized_write_einval)
 	size_t lens[] = { page + 1, page + 4, 2 * page };
 	size_t i;
 
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		EXPECT_EQ(-1, write_raw(self->fd, lens[i], lens[i],
 					TASK_DIAG_SHOW_BASE,
 					TASK_DIAG_DUMP_ONE, getpid()));
@@ -337,7 +339,7 @@ TEST_F(txn, padded_requests_accepted)
 	struct td_dump d;
 	size_t i;
 
-	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		EXPECT_EQ((ssize_t)lens[i],
 			  write_raw(self->fd, lens[i], lens[i],
 				    TASK_DIAG_SHOW_BASE, TASK_DIAG_DUMP_ONE,
@@ -359,7 +361,7 @@ TEST_F(txn, unknown_strategy_einval)
 				     ~0ULL };
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-EINVAL, td_request(self->fd, TASK_DIAG_SHOW_BASE,
 					      bad[i], getpid(), 1))
 			TH_LOG("dump_strategy %#llx", (unsigned long long)bad[i]);
@@ -377,7 +379,7 @@ TEST_F(txn, unknown_show_flags_einval)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-EINVAL, td_request(self->fd, bad[i],
 					      TASK_DIAG_DUMP_ONE, getpid(), 1))
 			TH_LOG("show_flags %#llx", (unsigned long long)bad[i]);
@@ -410,7 +412,7 @@ TEST_F(txn, per_process_pid0_esrch)
 					    TASK_DIAG_DUMP_CHILDREN };
 	size_t i;
 
-	for (i = 0; i < sizeof(strategies) / sizeof(strategies[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(strategies); i++) {
 		EXPECT_EQ(-ESRCH, td_request(self->fd, TASK_DIAG_SHOW_BASE,
 					     strategies[i], 0, 1))
 			TH_LOG("dump_strategy %llu",
@@ -429,7 +431,7 @@ TEST_F(txn, per_process_missing_pid_esrch)
 
 	ASSERT_GT(gone, 0);
 	kill_reap(gone);
-	for (i = 0; i < sizeof(strategies) / sizeof(strategies[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(strategies); i++) {
 		EXPECT_EQ(-ESRCH, td_request(self->fd, TASK_DIAG_SHOW_BASE,
 					     strategies[i], gone, 1))
 			TH_LOG("dump_strategy %llu of reaped pid %d",
@@ -450,7 +452,7 @@ TEST_F(txn, system_wide_ignore_pid)
 	size_t i, j;
 
 	for (i = 0; i < 2; i++) {
-		for (j = 0; j < sizeof(pids) / sizeof(pids[0]); j++) {
+		for (j = 0; j < ARRAY_SIZE(pids); j++) {
 			EXPECT_EQ(0, td_dump_fd(self->fd, &d,
 						TASK_DIAG_SHOW_BASE,
 						strategies[i], pids[j], 4096))
@@ -493,7 +495,7 @@ TEST_F(txn, message_headers)
 	size_t i;
 
 	ASSERT_NE(NULL, buf);
-	for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(seqs); i++) {
 		ASSERT_EQ(0, td_request(self->fd, TASK_DIAG_SHOW_BASE,
 					TASK_DIAG_DUMP_ALL, 0, seqs[i]));
 		nr = 0;
@@ -517,7 +519,7 @@ TEST_F(txn, whole_messages_per_read)
 	size_t i;
 	int c;
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		ASSERT_EQ(0, td_dump_fd(self->fd, &d, show,
 					TASK_DIAG_DUMP_CHILDREN, getpid(),
 					sizes[i]));
