@@ -1,6 +1,6 @@
 #!/bin/sh
 # Guest smoke test (TAP): our kernel booted, /proc works, perf runs.
-perf=${TASKDIAG_CACHE:?}/out/perf
+perf=${TASKDIAG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/taskdiag}/out/perf
 n=0
 check() {
 	n=$((n + 1))
