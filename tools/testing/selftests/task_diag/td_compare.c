@@ -242,25 +242,11 @@ static void proc_vma_line(const struct proc_vma *v, char *buf, size_t len)
 		 v->name);
 }
 
-/*
- * The lines of @m to compare with @t: maps shows the gate area
- * ([vsyscall]) after the VMAs of the mm; it is no VMA, task_diag may leave
- * it out.
- */
-size_t maps_len_without_gate(const struct td_task *t,
-			     const struct proc_maps *m)
-{
-	if (m->nr == t->nr_vmas + 1 && !strcmp(m->v[m->nr - 1].name,
-					       "[vsyscall]"))
-		return m->nr - 1;
-	return m->nr;
-}
-
 /* The VMA list of @t, line by line, against /proc/PID/maps in @m */
 void vmas_diff(const struct td_task *t, const struct proc_maps *m,
 	       struct td_diff *df)
 {
-	size_t n = maps_len_without_gate(t, m), i;
+	size_t n = m->nr, i;
 	char a[4200], b[4200];
 
 	if (!(t->groups & TASK_DIAG_SHOW_VMA))
@@ -342,7 +328,7 @@ static bool has_word(const char *list, const char *word)
 void vmflags_diff(const struct td_task *t, const struct proc_maps *m,
 		  struct td_diff *df)
 {
-	size_t n = maps_len_without_gate(t, m), i, j;
+	size_t n = m->nr, i, j;
 	__u64 known = 0, f;
 	bool set;
 
@@ -377,7 +363,7 @@ static void kb_diff(struct td_diff *df, unsigned long long start, const char *wh
 void vma_stats_diff(const struct td_task *t, const struct proc_maps *m,
 		    struct td_diff *df)
 {
-	size_t n = maps_len_without_gate(t, m), i;
+	size_t n = m->nr, i;
 	const struct task_diag_vma_stat *s;
 	const struct proc_vma *p;
 	unsigned long long start;

@@ -25,8 +25,6 @@ void creds_diff(const struct td_task *t, pid_t pid, struct td_diff *df);
 void stat_diff(const struct td_task *t, pid_t pid, pid_t tid,
 	       struct td_diff *df);
 void statm_diff(const struct td_task *t, pid_t pid, struct td_diff *df);
-size_t maps_len_without_gate(const struct td_task *t,
-			     const struct proc_maps *m);
 void vmas_diff(const struct td_task *t, const struct proc_maps *m,
 	       struct td_diff *df);
 void vmflags_diff(const struct td_task *t, const struct proc_maps *m,
