@@ -12,9 +12,9 @@ export TASKDIAG_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/taskdiag
 S := scripts
 
 .PHONY: all deps kernel-tree kernel perf selftests test test-host test-guest \
-	kernel-export checkpatch check-bisect bench clean-cache
+	kernel-export checkpatch check-bisect bench clean-cache lib fuzz
 
-all: kernel perf selftests
+all: kernel perf selftests lib
 
 deps:
 	@$(S)/deps.sh
@@ -30,6 +30,12 @@ perf: kernel
 
 selftests: kernel
 	@$(S)/build-selftests.sh >/dev/null
+
+lib: kernel
+	@$(S)/build-lib.sh all test-progs
+
+fuzz: lib
+	@$(S)/build-lib.sh fuzz FUZZ_TIME=$(or $(FUZZ_TIME),600)
 
 test: all
 	@$(S)/run-tests.sh

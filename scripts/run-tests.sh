@@ -29,6 +29,7 @@ run_suite() {
 }
 
 run_suite checkpatch "$TOP/scripts/checkpatch.sh"
+run_suite libtaskdiag "$TOP/scripts/build-lib.sh" test
 run_suite guest "$TOP/vm/run" --mem "${VM_MEM:-6G}" --timeout "${VM_TIMEOUT:-2400}" \
 	-- "$TOP/tests/guest/run-all"
 

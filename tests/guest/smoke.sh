@@ -17,8 +17,4 @@ check "kernel is 6.12" sh -c 'uname -r | grep -q "^6\.12\."'
 check "/proc/self/status names this shell" sh -c 'grep -q "^Pid:[[:space:]]*$$\$" /proc/$$/status'
 check "/proc/task-diag exists" test -e /proc/task-diag
 check "perf runs" "$perf" version
-for t in "Lookup mmap thread" "Thread map" "Synthesize thread map" \
-	 "Software clock events period values" "Sample parsing"; do
-	check "perf test: $t" sh -c "\"$perf\" test \"$t\" 2>&1 | tee /dev/stderr | grep -q ': Ok' && ! \"$perf\" test \"$t\" 2>&1 | grep -q FAILED"
-done
 echo "1..$n"

@@ -190,7 +190,7 @@ static int synth_method__run(struct synth_method *m)
 	return err;
 }
 
-static void synth_method__print(const struct synth_method *m)
+static void synth_method__print(struct synth_method *m)
 {
 	double t = avg_stats(&m->time), ev = avg_stats(&m->events);
 
@@ -202,7 +202,7 @@ static void synth_method__print(const struct synth_method *m)
 	       m->name, t, stddev_stats(&m->time), ev, ev ? t / ev : 0);
 }
 
-static void print_ratio(const struct synth_method *slow, const struct synth_method *fast)
+static void print_ratio(struct synth_method *slow, struct synth_method *fast)
 {
 	double f = avg_stats(&fast->time);
 

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include "event.h"
+#include "synthetic-events.h"
 
 struct machine;
 struct perf_thread_map;

@@ -1,0 +1,32 @@
+#!/bin/sh
+# perf's own test suites that synthesize events, and perf test task-diag,
+# run with task_diag synthesis on; TAP, one line per test case.
+perf=${TASKDIAG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/taskdiag}/out/perf
+n=0
+
+# suite_number DESC: the number perf test gives the suite named DESC
+suite_number() {
+	"$perf" test list 2>&1 | sed -n "s/^ *\([0-9]*\): $1\$/\1/p" | head -n 1
+}
+
+for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
+	    "Thread map" "Share thread maps" "Remove thread map" \
+	    "Use a dummy software event to keep tracking"; do
+	num=$(suite_number "$desc")
+	if [ -z "$num" ]; then
+		n=$((n + 1))
+		echo "not ok $n - perf test: no suite named '$desc'"
+		continue
+	fi
+	out=$("$perf" test -S -v "$num" 2>&1 | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tr '\r' '\n')
+	results=$(printf '%s\n' "$out" | grep -E "^ *$num(\.[0-9]+)?: .* : (Ok|FAILED!|Skip)" | sort -u)
+	[ -n "$results" ] || results="$num: $desc : FAILED! (no result)"
+	printf '%s\n' "$results" | while IFS= read -r line; do
+		case $line in
+		*": Ok"*) echo "ok - perf test $line" ;;
+		*": Skip"*) echo "ok - perf test $line # SKIP" ;;
+		*) echo "not ok - perf test $line"
+		   printf '%s\n' "$out" | tail -n 30 | sed 's/^/#   /' ;;
+		esac
+	done
+done

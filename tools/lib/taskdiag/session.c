@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Sessions: options, the choice of the backend, and the end of it all.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "procfs.h"
+
+/*
+ * Copy the caller's options: an older, smaller struct is fine; a newer,
+ * larger one only if what we do not know of it is zero.
+ */
+static int td_opts_copy(struct taskdiag_opts *dst,
+			const struct taskdiag_opts *src)
+{
+	size_t i;
+
+	memset(dst, 0, sizeof(*dst));
+	if (!src)
+		return 0;
+	if (src->sz < td_offsetofend(struct taskdiag_opts, sz))
+		return -EINVAL;
+	for (i = sizeof(*dst); i < src->sz; i++)
+		if (((const char *)src)[i])
+			return -EINVAL;
+	memcpy(dst, src, src->sz < sizeof(*dst) ? src->sz : sizeof(*dst));
+	return 0;
+}
+
+static int td_use_stream(struct taskdiag *td,
+			 const struct taskdiag_source *src, size_t buf_size)
+{
+	td->ops = &td_kernel_ops;
+	return td_stream_init(td, src, buf_size);
+}
+
+static int td_use_source(struct taskdiag *td,
+			 const struct taskdiag_opts *opts)
+{
+	const struct taskdiag_source *src = opts->source;
+
+	if (opts->backend == TASKDIAG_BACKEND_PROCFS ||
+	    src->sz < td_offsetofend(struct taskdiag_source, arg) ||
+	    !src->request || !src->read)
+		return td_err(td, -EINVAL, "bad source");
+	return td_use_stream(td, src, opts->buf_size);
+}
+
+static int td_use_kernel(struct taskdiag *td, size_t buf_size)
+{
+	int err = td_kernel_open(td);
+
+	return err ? err : td_use_stream(td, &td->kernel_src, buf_size);
+}
+
+/* The kernel if /proc/task-diag answers a probe, procfs otherwise */
+static int td_use_auto(struct taskdiag *td, size_t buf_size)
+{
+	int err = td_use_kernel(td, buf_size);
+
+	if (!err)
+		err = td_kernel_probe(td);
+	if (!err || err == -ENOMEM)
+		return err;
+
+	td_log(TASKDIAG_LOG_INFO, "kernel backend unavailable (%s): using procfs",
+	       td->errmsg);
+	td_kernel_close(td);
+	td_stream_free(td);
+	td->errmsg[0] = '\0';
+	return td_procfs_open(td);
+}
+
+static int td_setup(struct taskdiag *td, const struct taskdiag_opts *opts)
+{
+	td->proc_root = td_strdup(td, opts->proc_root ? opts->proc_root :
+						       "/proc");
+	if (!td->proc_root)
+		return -ENOMEM;
+	if (opts->source)
+		return td_use_source(td, opts);
+
+	switch (opts->backend) {
+	case TASKDIAG_BACKEND_AUTO:
+		return td_use_auto(td, opts->buf_size);
+	case TASKDIAG_BACKEND_KERNEL:
+		return td_use_kernel(td, opts->buf_size);
+	case TASKDIAG_BACKEND_PROCFS:
+		return td_procfs_open(td);
+	}
+	return -EINVAL;
+}
+
+struct taskdiag *taskdiag__new(const struct taskdiag_opts *user_opts)
+{
+	struct taskdiag_opts opts;
+	struct taskdiag *td;
+	int err;
+
+	err = td_opts_copy(&opts, user_opts);
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	td = opts.realloc_fn ? opts.realloc_fn(NULL, sizeof(*td)) :
+			       malloc(sizeof(*td));
+	if (!td) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(td, 0, sizeof(*td));
+	td->realloc_fn = opts.realloc_fn;
+	td->kernel_fd = -1;
+
+	err = td_setup(td, &opts);
+	if (err) {
+		td_log(TASKDIAG_LOG_DEBUG, "%s: %s", __func__, td->errmsg);
+		taskdiag__delete(td);
+		errno = -err;
+		return NULL;
+	}
+	td_log(TASKDIAG_LOG_DEBUG, "backend: %s",
+	       taskdiag__backend_name(td->ops->backend));
+	return td;
+}
+
+void taskdiag__delete(struct taskdiag *td)
+{
+	if (!td)
+		return;
+	td_kernel_close(td);
+	td_procfs_close(td);
+	td_stream_free(td);
+	td_task_free(&td->task);
+	free(td->proc_root);
+	free(td);
+}
+
+enum taskdiag_backend taskdiag__backend(const struct taskdiag *td)
+{
+	return td->ops->backend;
+}
+
+const char *taskdiag__backend_name(enum taskdiag_backend backend)
+{
+	switch (backend) {
+	case TASKDIAG_BACKEND_AUTO:
+		return "auto";
+	case TASKDIAG_BACKEND_KERNEL:
+		return "kernel";
+	case TASKDIAG_BACKEND_PROCFS:
+		return "procfs";
+	}
+	return "unknown";
+}
+
+size_t taskdiag__buf_size(const struct taskdiag *td)
+{
+	return td->ops == &td_kernel_ops ? td->stream.size : 0;
+}

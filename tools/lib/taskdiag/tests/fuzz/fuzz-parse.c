@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libFuzzer target: an answer of /proc/task-diag (see fuzz.h for the
+ * format of an input) read through libtaskdiag, every task looked at.
+ * The source poisons what a read did not fill, faults are injected as the
+ * trailer says.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "source.h"
+
+static int nr_allocs, fail_at = -1;
+
+static void *fuzz_realloc(void *ptr, size_t size)
+{
+	if (nr_allocs++ == fail_at)
+		return NULL;
+	return realloc(ptr, size);
+}
+
+/* Touch everything the task gives, as a caller would */
+static size_t use_task(const struct taskdiag_task *task)
+{
+	const struct task_diag_base *b = taskdiag_task__base(task);
+	const struct taskdiag_vma *v;
+	size_t i, sum = taskdiag_task__pid(task);
+	char line[8192];
+
+	if (b)
+		sum += strlen(b->comm) + b->ppid;
+	if (taskdiag_task__creds(task))
+		sum += taskdiag_task__creds(task)->cap_bset.cap[1];
+	if (taskdiag_task__stat(task))
+		sum += taskdiag_task__stat(task)->threads;
+	if (taskdiag_task__statm(task))
+		sum += taskdiag_task__statm(task)->stack_vm;
+	taskdiag_task__for_each_vma(task, i, v) {
+		sum += taskdiag_vma__format(v, line, sizeof(line));
+		if (v->stat)
+			sum += v->stat->pss;
+	}
+	return sum + taskdiag_task__exited(task);
+}
+
+static void fuzz_session(const struct fuzz_trailer *t, struct mem_source *ms)
+{
+	struct taskdiag_opts opts = {
+		.sz = sizeof(opts),
+		.buf_size = 64UL << (t->buf_shift % 12),
+		.source = &ms->src,
+		.realloc_fn = fuzz_realloc,
+	};
+	struct taskdiag_task *task;
+	int i, ret, transient = 0;
+	struct taskdiag *td;
+	size_t sum = 0;
+
+	td = taskdiag__new(&opts);
+	if (!td)
+		return;
+	if (taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, ~0ULL))
+		goto out;
+	for (i = 0; i < 1000000; i++) {
+		ret = taskdiag__next(td, &task);
+		if ((ret == -EINTR || ret == -EIO) && transient++ < 4)
+			continue;
+		if (ret <= 0)
+			break;
+		sum += use_task(task);
+	}
+	if (ret < 0 && !taskdiag__errmsg(td)[0])
+		abort();	/* every error comes with a message */
+out:
+	taskdiag__delete(td);
+	(void)sum;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_trailer t = { .buf_shift = 11 };
+	struct mem_source ms;
+	char *copy;
+
+	if (size >= sizeof(t) &&
+	    !memcmp(data + size - sizeof(t), FUZZ_MAGIC, 4)) {
+		memcpy(&t, data + size - sizeof(t), sizeof(t));
+		size -= sizeof(t);
+	}
+	copy = malloc(size ? size : 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+
+	mem_source_init(&ms, copy, size);
+	ms.chunk = t.chunk * 16;
+	ms.eintr = t.flags & FUZZ_F_EINTR ? 1 : 0;
+	if (t.flags & FUZZ_F_EIO) {
+		ms.err = -EIO;
+		ms.err_at = 2;
+	}
+	nr_allocs = 0;
+	fail_at = t.flags & FUZZ_F_ENOMEM ? t.arg : -1;
+	fuzz_session(&t, &ms);
+	free(copy);
+	return 0;
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Helpers of the tests of answers.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "tests.h"
+
+/*
+ * A session reading @sb through @ms with a @buf_size buffer, after a
+ * request for everything; NULL on failure, with a diagnostic.
+ */
+struct taskdiag *mem_session(struct mem_source *ms, const struct sb *sb,
+			     size_t buf_size)
+{
+	struct taskdiag_opts opts = {
+		.sz = sizeof(opts),
+		.buf_size = buf_size,
+		.source = &ms->src,
+	};
+	struct taskdiag *td;
+	int err;
+
+	save_seed(sb->buf, sb->len, buf_size);
+	mem_source_init(ms, sb->buf, sb->len);
+	td = taskdiag__new(&opts);
+	if (!td) {
+		printf("# taskdiag__new: %m\n");
+		return NULL;
+	}
+	err = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL);
+	if (err) {
+		printf("# taskdiag__request: %d\n", err);
+		taskdiag__delete(td);
+		return NULL;
+	}
+	return td;
+}
+
+/* Read the whole answer; return what the last taskdiag__next() did */
+int run_all(struct taskdiag *td, struct run *r)
+{
+	struct taskdiag_task *task;
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	while ((r->ret = taskdiag__next(td, &task)) > 0) {
+		i = r->nr_tasks++;
+		if (i >= RUN_MAX)
+			continue;
+		r->pids[i] = taskdiag_task__pid(task);
+		r->nr_vmas[i] = taskdiag_task__nr_vmas(task);
+		r->exited[i] = taskdiag_task__exited(task);
+	}
+	if (r->ret < 0)
+		printf("# stopped at %d: %s\n", r->ret, taskdiag__errmsg(td));
+	return r->ret;
+}
+
+static int check_vma(const struct taskdiag_vma *v, __u64 start, size_t i)
+{
+	struct task_diag_vma_stat st = sb_vma_stat(start);
+	char name[32];
+
+	CHECK(v);
+	CHECK_EQ(v->vma.start, start);
+	CHECK_EQ(v->vma.end, start + SB_VMA_LEN);
+	CHECK_EQ(v->vma.inode, start >> 12);
+	CHECK_EQ(v->vma.generation, 7);
+	CHECK((uintptr_t)&v->vma.start % 8 == 0);
+	snprintf(name, sizeof(name), "/vma/%zu", i);
+	if (i % 3)
+		CHECK(v->name && !strcmp(v->name, name));
+	else
+		CHECK(!v->name);
+	CHECK(v->stat);
+	CHECK((uintptr_t)v->stat % 8 == 0);
+	CHECK(!memcmp(v->stat, &st, sizeof(st)));
+	return 0;
+}
+
+/* The VMAs sb_task(pid, nr) made, from @first on, at @base */
+int check_task_vmas(const struct taskdiag_task *task, __u64 base,
+		    size_t first, size_t nr)
+{
+	size_t i;
+
+	CHECK_EQ(taskdiag_task__nr_vmas(task), nr);
+	for (i = 0; i < nr; i++)
+		if (check_vma(taskdiag_task__vma(task, i),
+			      base + (first + i) * SB_VMA_LEN, first + i))
+			return -1;
+	CHECK(!taskdiag_task__vma(task, nr));
+	return 0;
+}
