@@ -47,7 +47,7 @@ checkpatch: kernel-tree
 	@$(S)/checkpatch.sh
 
 bench: all
-	@bench/run $(if $(TASKS),--tasks $(TASKS)) $(if $(THREADS),--threads $(THREADS))
+	@bench/run $(if $(TASKS),--tasks $(TASKS)) $(if $(THREADS),--threads $(THREADS)) $(if $(SWEEP),--sweep "$(SWEEP)") $(if $(ITER),--iterations $(ITER))
 
 clean-cache:
 	rm -rf "$(TASKDIAG_CACHE)"

@@ -55,6 +55,7 @@ static const char *const bench_usage[] = {
 /* One way to synthesize, and what it measured */
 struct synth_method {
 	const char	*name;
+	const char	*key;		/* the name in the simple format */
 	unsigned int	nr_threads;	/* of the /proc walk; 0: task_diag */
 	struct stats	time;		/* usec */
 	struct stats	events;
@@ -195,7 +196,7 @@ static void synth_method__print(struct synth_method *m)
 	double t = avg_stats(&m->time), ev = avg_stats(&m->events);
 
 	if (bench_format == BENCH_FORMAT_SIMPLE) {
-		printf("%s,%.3f,%.3f,%.0f\n", m->name, t, stddev_stats(&m->time), ev);
+		printf("%s,%.3f,%.3f,%.0f\n", m->key, t, stddev_stats(&m->time), ev);
 		return;
 	}
 	printf("  %-22s %14.3f usec (+- %9.3f usec) %9.0f events %8.3f usec/event\n",
@@ -215,17 +216,19 @@ static void print_ratio(struct synth_method *slow, struct synth_method *fast)
 static int run_methods(void)
 {
 	struct synth_method methods[] = {
-		{ .name = "/proc, 1 thread", .nr_threads = 1 },
-		{ .name = "/proc, N threads", .nr_threads = proc_threads },
-		{ .name = "task_diag", .nr_threads = 0 },
+		{ .name = "/proc, 1 thread", .key = "proc-1", .nr_threads = 1 },
+		{ .name = "/proc, N threads", .key = "proc-N", .nr_threads = proc_threads },
+		{ .name = "task_diag", .key = "taskdiag", .nr_threads = 0 },
 	};
 	struct synth_method *td = &methods[2];
-	char name[32];
+	char name[32], key[32];
 	unsigned int i;
 	int err;
 
 	snprintf(name, sizeof(name), "/proc, %u threads", proc_threads);
+	snprintf(key, sizeof(key), "proc-%u", proc_threads);
 	methods[1].name = name;
+	methods[1].key = key;
 	for (i = 0; i < ARRAY_SIZE(methods); i++) {
 		if (i == 1 && proc_threads < 2)
 			continue;
