@@ -21,7 +21,8 @@
 
 #define TD_SHOW_ALL	(TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_CRED | \
 			 TASK_DIAG_SHOW_VMA | TASK_DIAG_SHOW_VMA_STAT | \
-			 TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_STATM)
+			 TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_STATM | \
+			 TASK_DIAG_SHOW_VMA_EXEC)
 
 /* A pid: decimal digits, no sign or leading zero, not 0, fits in 32 bits */
 static bool td_parse_id(const char *s, size_t len, __u32 *id)
@@ -199,10 +200,10 @@ static int td_procfs_check(struct taskdiag *td)
 	if (td->show_flags & ~TD_SHOW_ALL)
 		return td_err(td, -EINVAL, "unknown show flags %#llx",
 			      (unsigned long long)(td->show_flags & ~TD_SHOW_ALL));
-	if ((td->show_flags & TASK_DIAG_SHOW_VMA_STAT) &&
+	if ((td->show_flags & (TASK_DIAG_SHOW_VMA_STAT | TASK_DIAG_SHOW_VMA_EXEC)) &&
 	    !(td->show_flags & TASK_DIAG_SHOW_VMA))
 		return td_err(td, -EINVAL,
-			      "TASK_DIAG_SHOW_VMA_STAT needs TASK_DIAG_SHOW_VMA");
+			      "TASK_DIAG_SHOW_VMA_STAT and _EXEC need TASK_DIAG_SHOW_VMA");
 	if (!td_strategy_per_process(td->strategy))
 		return 0;
 

@@ -169,6 +169,9 @@ static int td_pvma_add(struct taskdiag *td, struct td_pvma *v, bool stat)
 	size_t stat_len = stat ? sizeof(v->stat) : 0;
 	size_t name_len = v->name ? strlen(v->name) + 1 : 0;
 
+	if ((td->show_flags & TASK_DIAG_SHOW_VMA_EXEC) &&
+	    !(v->rec.vm_flags & TASK_DIAG_VMA_F_EXEC))
+		return 0;			/* only executable mappings */
 	if (name_len > 0xffff - rec_len - stat_len - 3)
 		return td_err(td, -EBADMSG, "VMA %llx: name too long",
 			      (unsigned long long)v->rec.start);

@@ -174,8 +174,10 @@ static int td_synth__all(struct td_synth *s, struct taskdiag *threads)
 		s->maps = td_synth__open();
 		if (!s->maps)
 			return -errno;
+		/* without -d only executable mappings make MMAP2 events */
 		err = taskdiag__request(s->maps, TASK_DIAG_DUMP_ALL, 0,
-					TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA);
+					TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA |
+					(s->mmap_data ? 0 : TASK_DIAG_SHOW_VMA_EXEC));
 		if (err)
 			return err;
 		s->maps_state = taskdiag__next(s->maps, &s->proc);

@@ -656,6 +656,30 @@ TEST_F(groups, vma_stat_only_when_asked)
 	td_dump_free(&d);
 }
 
+/* TASK_DIAG_SHOW_VMA_EXEC: exactly the executable lines of maps */
+TEST_F(groups, vma_exec_only)
+{
+	struct proc_maps m = {};
+	struct td_dump d;
+	size_t i, n = 0;
+
+	ASSERT_EQ(0, proc_read_maps(self->child[MAPPER], false, &m));
+	dump_one(_metadata, &d, TASK_DIAG_SHOW_VMA | TASK_DIAG_SHOW_VMA_EXEC,
+		 self->child[MAPPER]);
+	for (i = 0; i < m.nr; i++) {
+		if (m.v[i].perms[2] != 'x')
+			continue;
+		ASSERT_LT(n, d.tasks[0].nr_vmas);
+		EXPECT_EQ(m.v[i].start, d.tasks[0].vmas[n].rec.start);
+		EXPECT_TRUE(d.tasks[0].vmas[n].rec.vm_flags & TASK_DIAG_VMA_F_EXEC);
+		n++;
+	}
+	EXPECT_LT(2U, n);
+	EXPECT_EQ(n, d.tasks[0].nr_vmas);
+	td_dump_free(&d);
+	proc_maps_free(&m);
+}
+
 TEST_F(groups, stat_matches_proc_stat)
 {
 	static const __u64 strategies[] = { TASK_DIAG_DUMP_ONE,

@@ -405,6 +405,14 @@ TEST_F(txn, vma_stat_without_vma_einval)
 	td_dump_free(&d);
 }
 
+TEST_F(txn, vma_exec_without_vma_einval)
+{
+	EXPECT_EQ(-EINVAL, td_request(self->fd, TASK_DIAG_SHOW_VMA_EXEC |
+				      TASK_DIAG_SHOW_BASE,
+				      TASK_DIAG_DUMP_ONE, getpid(), 1));
+	expect_usable(_metadata, self->fd);
+}
+
 TEST_F(txn, per_process_pid0_esrch)
 {
 	static const __u64 strategies[] = { TASK_DIAG_DUMP_ONE,
