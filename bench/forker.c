@@ -6,8 +6,10 @@
  *
  * usage: forker [-n PROCS] [-t THREADS] [-r READY_FILE]
  *
- * Exits once every process is up; the processes are in their own process
- * group led by the first one, so "kill -- -PGID" ends them all.
+ * Exits once every process is up and prints the pid of the first.  Each
+ * process leads a process group of its own: the exit of thousands of
+ * processes of one group costs O(n^2) in will_become_orphaned_pgrp().
+ * "pkill -KILL -x forker" ends them all.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -92,7 +94,7 @@ int main(int argc, char **argv)
 {
 	int procs = 1000, threads = 5, opt, p[2], i;
 	const char *ready = NULL;
-	pid_t pgid = 0;
+	pid_t first = 0;
 	char c;
 
 	while ((opt = getopt(argc, argv, "n:t:r:")) != -1) {
@@ -117,24 +119,20 @@ int main(int argc, char **argv)
 		if (pid < 0) {
 			fprintf(stderr, "forker: fork %d of %d: %s (raise pid_max/threads-max or memory)\n",
 				i + 1, procs, strerror(errno));
-			if (pgid)
-				kill(-pgid, SIGKILL);
 			return 1;
 		}
 		if (pid == 0) {
 			close(p[0]);
-			setpgid(0, pgid);
+			setpgid(0, 0);
 			child(threads, p[1]);
 		}
-		if (!pgid)
-			pgid = pid;
-		setpgid(pid, pgid);
+		if (!first)
+			first = pid;
 	}
 	close(p[1]);
 	for (i = 0; i < procs; i++) {
 		if (read(p[0], &c, 1) != 1) {
 			fprintf(stderr, "forker: only %d of %d processes came up\n", i, procs);
-			kill(-pgid, SIGKILL);
 			return 1;
 		}
 	}
@@ -142,10 +140,10 @@ int main(int argc, char **argv)
 		FILE *f = fopen(ready, "w");
 
 		if (f) {
-			fprintf(f, "%d\n", pgid);
+			fprintf(f, "%d\n", first);
 			fclose(f);
 		}
 	}
-	printf("%d\n", pgid);
+	printf("%d\n", first);
 	return 0;
 }

@@ -94,7 +94,8 @@ for size in $sizes; do
 	procs=$((size / threads))
 	say "forking $procs processes x $threads threads ($size tasks)"
 	t0=$(now)
-	pgid=$("$out/bench/forker" -n "$procs" -t "$threads") || {
+	"$out/bench/forker" -n "$procs" -t "$threads" >/dev/null || {
+		pkill -KILL -x forker
 		say "could not fork $procs x $threads: out of memory or pids? (pid_max $(cat /proc/sys/kernel/pid_max), threads-max $(cat /proc/sys/kernel/threads-max), $(grep MemAvailable /proc/meminfo))"
 		exit 1
 	}
@@ -126,7 +127,7 @@ for size in $sizes; do
 		syscalls "$size" record-taskdiag env PERF_CONFIG="$td_cfg" "$perf" record -a -q -o /tmp/s.data -- true
 	fi
 
-	kill -KILL -- "-$pgid"
+	pkill -KILL -x forker
 	while [ "$(ls -d /proc/[0-9]* | wc -l)" -gt 200 ]; do sleep 1; done
 done
 say "done"

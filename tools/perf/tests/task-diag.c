@@ -27,6 +27,7 @@
 #include "synthetic-events.h"
 #include "synthetic-taskdiag.h"
 #include "tests.h"
+#include "thread_map.h"
 #include "tool.h"
 
 #define TD_MAX_PIDS	8
@@ -344,6 +345,62 @@ static int test__task_diag_namespaces(struct test_suite *test __maybe_unused,
 	return compare_syntheses(true, false, true, 3);
 }
 
+/* The events of the thread map path, from task_diag or from /proc */
+static int synthesize_thread_map(struct td_capture *cap,
+				 struct perf_thread_map *threads, bool taskdiag)
+{
+	bool saved = perf_synthesize_taskdiag;
+	struct machine *machine = machine__new_host();
+	int err;
+
+	if (!machine)
+		return -ENOMEM;
+	perf_synthesize_taskdiag = taskdiag;
+	err = perf_event__synthesize_thread_map(&cap->tool, threads, capture_event,
+						machine, true, false);
+	perf_synthesize_taskdiag = saved;
+	machine__delete(machine);
+	if (!err)
+		qsort(cap->events, cap->nr, sizeof(*cap->events), event_cmp);
+	return err;
+}
+
+/* perf record -p: the thread map path sends the same events both ways */
+static int test__task_diag_thread_map(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	struct perf_thread_map *threads = NULL;
+	struct td_capture td, proc;
+	struct td_tasks t = {};
+	int ret = TEST_FAIL;
+
+	if (no_task_diag())
+		return TEST_SKIP;
+	if (tasks__start(&t))
+		goto out;
+	threads = thread_map__new_by_pid(t.parent);
+	capture__init(&td, &t, false);
+	capture__init(&proc, &t, false);
+	if (!threads || perf_thread_map__nr(threads) != 3 ||
+	    synthesize_thread_map(&td, threads, true) ||
+	    synthesize_thread_map(&proc, threads, false))
+		goto out_free;
+
+	ret = compare_captures(&td, &proc);
+	if (count_type(&td, PERF_RECORD_COMM) != 3 ||
+	    count_type(&td, PERF_RECORD_MMAP2) < 3) {
+		pr_debug("expected 3 COMM and MMAP2 events of the process\n");
+		ret = TEST_FAIL;
+	}
+out_free:
+	capture__exit(&td);
+	capture__exit(&proc);
+out:
+	perf_thread_map__put(threads);
+	tasks__stop(&t);
+	return ret;
+}
+
 /* In a mount namespace whose /proc shows no /proc/task-diag */
 static int __noreturn fallback_child(void)
 {
@@ -408,6 +465,8 @@ static struct test_case tests__task_diag[] = {
 			 task_diag_no_mmaps, "no /proc/task-diag or perf built without it"),
 	TEST_CASE_REASON("same NAMESPACES events (--namespaces)",
 			 task_diag_namespaces, "no /proc/task-diag or perf built without it"),
+	TEST_CASE_REASON("thread map targets (record -p) synthesize the same events",
+			 task_diag_thread_map, "no /proc/task-diag or perf built without it"),
 	TEST_CASE_REASON("falls back to /proc without /proc/task-diag",
 			 task_diag_fallback, "no /proc/task-diag, or no mount namespace"),
 	{ .name = NULL, }

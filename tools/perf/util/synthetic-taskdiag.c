@@ -17,7 +17,6 @@
 #include <sys/mman.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
-#include <perf/threadmap.h>
 #include <taskdiag/taskdiag.h>
 
 #include "debug.h"
@@ -245,5 +244,71 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 
 	taskdiag__delete(threads);
 	td_synth__exit(&s);
+	return err;
+}
+
+/**
+ * perf_event__synthesize_task_taskdiag - synthesize the events of one task
+ * @tool: the tool the events are for
+ * @comm_event: room for a COMM event, left filled in as the /proc path does
+ * @mmap_event: room for an MMAP2 event
+ * @ns_event: room for a NAMESPACES event
+ * @pid: the task
+ * @process: called with every event
+ * @machine: the machine, which must be the host
+ * @needs_mmap: send the MMAP2 events of @pid if it leads its process
+ * @mmap_data: send those of data mappings too
+ *
+ * The thread map path (perf record -p/-t/-u): COMM, NAMESPACES and, for a
+ * thread group leader, MMAP2, from one TASK_DIAG_DUMP_ONE request.
+ *
+ * Return: the tgid of @pid, or -errno as
+ * perf_event__synthesize_threads_taskdiag().
+ */
+int perf_event__synthesize_task_taskdiag(const struct perf_tool *tool,
+					 union perf_event *comm_event,
+					 union perf_event *mmap_event,
+					 union perf_event *ns_event, pid_t pid,
+					 perf_event__handler_t process,
+					 struct machine *machine,
+					 bool needs_mmap, bool mmap_data)
+{
+	struct td_synth s = {
+		.tool = tool, .process = process, .machine = machine,
+		.mmap_data = mmap_data, .comm_event = comm_event,
+		.mmap_event = mmap_event,
+	};
+	__u64 show = TASK_DIAG_SHOW_BASE;
+	const struct task_diag_base *b;
+	struct taskdiag_task *t;
+	struct taskdiag *td;
+	int err;
+
+	if (!td_synth__usable(machine))
+		return -EOPNOTSUPP;
+	if (needs_mmap)
+		show |= TASK_DIAG_SHOW_VMA | (mmap_data ? 0 : TASK_DIAG_SHOW_VMA_EXEC);
+
+	td = td_synth__open();
+	if (!td)
+		return -errno;
+	err = taskdiag__request(td, TASK_DIAG_DUMP_ONE, pid, show);
+	if (!err)
+		err = taskdiag__next(td, &t);
+	b = err > 0 ? taskdiag_task__base(t) : NULL;
+	if (!b) {
+		err = err < 0 ? err : -ESRCH;
+		goto out;
+	}
+	err = -EIO;
+	if (td_synth__comm(&s, b) ||
+	    perf_event__synthesize_namespaces(tool, ns_event, b->pid, b->tgid,
+					      process, machine) < 0)
+		goto out;
+	if (b->pid == b->tgid && needs_mmap && td_synth__mmaps(&s, t, b->pid, b->tgid))
+		goto out;
+	err = b->tgid;
+out:
+	taskdiag__delete(td);
 	return err;
 }

@@ -7,7 +7,6 @@
 #include "synthetic-events.h"
 
 struct machine;
-struct perf_thread_map;
 struct perf_tool;
 
 /* synthesize.task-diag: synthesize from /proc/task-diag when it works */
@@ -22,11 +21,13 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    perf_event__handler_t process,
 					    struct machine *machine,
 					    bool needs_mmap, bool mmap_data);
-int perf_event__synthesize_thread_map_taskdiag(const struct perf_tool *tool,
-					       struct perf_thread_map *threads,
-					       perf_event__handler_t process,
-					       struct machine *machine,
-					       bool needs_mmap, bool mmap_data);
+int perf_event__synthesize_task_taskdiag(const struct perf_tool *tool,
+					 union perf_event *comm_event,
+					 union perf_event *mmap_event,
+					 union perf_event *ns_event, pid_t pid,
+					 perf_event__handler_t process,
+					 struct machine *machine,
+					 bool needs_mmap, bool mmap_data);
 #else
 static inline int
 perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool __maybe_unused,
@@ -39,12 +40,15 @@ perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool __maybe_unu
 }
 
 static inline int
-perf_event__synthesize_thread_map_taskdiag(const struct perf_tool *tool __maybe_unused,
-					   struct perf_thread_map *threads __maybe_unused,
-					   perf_event__handler_t process __maybe_unused,
-					   struct machine *machine __maybe_unused,
-					   bool needs_mmap __maybe_unused,
-					   bool mmap_data __maybe_unused)
+perf_event__synthesize_task_taskdiag(const struct perf_tool *tool __maybe_unused,
+				     union perf_event *comm_event __maybe_unused,
+				     union perf_event *mmap_event __maybe_unused,
+				     union perf_event *ns_event __maybe_unused,
+				     pid_t pid __maybe_unused,
+				     perf_event__handler_t process __maybe_unused,
+				     struct machine *machine __maybe_unused,
+				     bool needs_mmap __maybe_unused,
+				     bool mmap_data __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }
