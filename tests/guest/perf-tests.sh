@@ -1,17 +1,24 @@
 #!/bin/sh
-# perf's own test suites that synthesize events, and perf test task-diag,
-# run with task_diag synthesis on; TAP, one line per test case.
-perf=${TASKDIAG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/taskdiag}/out/perf
+# perf's own test suites that synthesize events, perf test task-diag and
+# the record_task_diag.sh shell test, run with task_diag synthesis on; TAP,
+# one line per test case.
+cache=${TASKDIAG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/taskdiag}
+perf=$cache/out/perf
 n=0
+# perf test finds its shell tests in ./tests/shell; they run "perf"
+cd "$cache/linux/tools/perf" || exit 1
+PATH=$(dirname "$(readlink -f "$perf")"):$PATH
+export PATH
 
 # suite_number DESC: the number perf test gives the suite named DESC
 suite_number() {
-	"$perf" test list 2>&1 | sed -n "s/^ *\([0-9]*\): $1\$/\1/p" | head -n 1
+	"$perf" test list 2>&1 | sed -n "s#^ *\([0-9]*\): $1\$#\1#p" | head -n 1
 }
 
 for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "Thread map" "Share thread maps" "Remove thread map" \
-	    "Use a dummy software event to keep tracking"; do
+	    "Use a dummy software event to keep tracking" \
+	    "perf record -a: same report with task_diag and /proc synthesis"; do
 	num=$(suite_number "$desc")
 	if [ -z "$num" ]; then
 		n=$((n + 1))

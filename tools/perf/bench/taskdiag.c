@@ -144,6 +144,7 @@ static int synth_once(struct synth_method *m)
 	struct target target = { .cpu_list = "0" };
 	struct perf_session *session;
 	struct timeval start, end, diff;
+	pid_t resume_tgid = 0;
 	int err;
 
 	session = perf_session__new(NULL, NULL);
@@ -159,7 +160,7 @@ static int synth_once(struct synth_method *m)
 	else
 		err = perf_event__synthesize_threads_taskdiag(NULL, count_event,
 							      &session->machines.host,
-							      true, data_mmap);
+							      true, data_mmap, &resume_tgid);
 	gettimeofday(&end, NULL);
 	perf_session__delete(session);
 	if (err)

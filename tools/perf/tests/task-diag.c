@@ -3,7 +3,8 @@
  * task_diag synthesis: for a controlled set of tasks (threads, a child, an
  * exec'd program, exec and data mappings, a memfd, a deleted file, shared
  * anonymous memory and a kernel thread) the events synthesized from
- * /proc/task-diag are those of the /proc walk, byte for byte.
+ * /proc/task-diag are those of the /proc walk, byte for byte; and when
+ * task_diag fails midway, the /proc walk completes what it sent.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,10 +21,12 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
+#include <taskdiag/taskdiag.h>
 
 #include "debug.h"
 #include "event.h"
 #include "machine.h"
+#include "symbol.h"
 #include "synthetic-events.h"
 #include "synthetic-taskdiag.h"
 #include "tests.h"
@@ -114,6 +117,7 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 {
 	bool saved = perf_synthesize_taskdiag;
 	struct machine *machine = machine__new_host();
+	pid_t resume_tgid = 0;
 	int err;
 
 	if (!machine)
@@ -121,7 +125,7 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 	if (taskdiag) {
 		err = perf_event__synthesize_threads_taskdiag(&cap->tool, capture_event,
 							      machine, needs_mmap,
-							      mmap_data);
+							      mmap_data, &resume_tgid);
 	} else {
 		perf_synthesize_taskdiag = false;
 		err = perf_event__synthesize_threads(&cap->tool, capture_event, machine,
@@ -140,6 +144,16 @@ static size_t count_type(const struct td_capture *cap, u32 type)
 
 	for (i = 0; i < cap->nr; i++)
 		n += cap->events[i]->header.type == type;
+	return n;
+}
+
+static size_t count_build_ids(const struct td_capture *cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < cap->nr; i++)
+		n += cap->events[i]->header.type == PERF_RECORD_MMAP2 &&
+		     cap->events[i]->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID;
 	return n;
 }
 
@@ -305,6 +319,10 @@ static int compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
 		pr_debug("NAMESPACES events only when asked for\n");
 		ret = TEST_FAIL;
 	}
+	if (symbol_conf.buildid_mmap2 && !count_build_ids(&td)) {
+		pr_debug("no MMAP2 event with a build-id\n");
+		ret = TEST_FAIL;
+	}
 	if (needs_mmap ? count_type(&td, PERF_RECORD_MMAP2) < min_mmaps :
 			 count_type(&td, PERF_RECORD_MMAP2) != 0) {
 		pr_debug("%zu MMAP2 events, expected %s%zu\n",
@@ -343,6 +361,17 @@ static int test__task_diag_namespaces(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
 {
 	return compare_syntheses(true, false, true, 3);
+}
+
+static int test__task_diag_buildid_mmap(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	int ret;
+
+	symbol_conf.buildid_mmap2 = true;
+	ret = compare_syntheses(true, false, false, 3);
+	symbol_conf.buildid_mmap2 = false;
+	return ret;
 }
 
 /* The events of the thread map path, from task_diag or from /proc */
@@ -399,6 +428,187 @@ out:
 	perf_thread_map__put(threads);
 	tasks__stop(&t);
 	return ret;
+}
+
+/*
+ * A transport over /proc/task-diag that fails the read numbered
+ * fault.reads_left (counted over both transactions of a synthesis) with
+ * EIO, or hands it over with a corrupted header for the library to reject.
+ */
+struct td_fault_fd {
+	struct taskdiag_source	src;
+	int			fd;
+};
+
+static struct {
+	struct td_fault_fd	fds[2];
+	unsigned int		nr_fds;
+	long			reads_left;
+	bool			corrupt;
+} fault;
+
+static int fault_request(void *arg, const void *req, size_t len)
+{
+	struct td_fault_fd *f = arg;
+
+	f->fd = open("/proc/task-diag", O_RDWR | O_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	return write(f->fd, req, len) == (ssize_t)len ? 0 : -EIO;
+}
+
+static ssize_t fault_read(void *arg, void *buf, size_t len)
+{
+	struct td_fault_fd *f = arg;
+	ssize_t n;
+
+	if (fault.reads_left-- == 0 && !fault.corrupt)
+		return -EIO;
+	n = read(f->fd, buf, len);
+	if (n < 0)
+		return -errno;
+	if (fault.reads_left == -1 && n > 0)
+		memset(buf, 0xff, min_t(size_t, n, 8));	/* nlmsg_len, type */
+	return n;
+}
+
+static const struct taskdiag_source *fault_source(void)
+{
+	struct td_fault_fd *f = &fault.fds[fault.nr_fds++ % ARRAY_SIZE(fault.fds)];
+
+	f->src.sz = sizeof(f->src);
+	f->src.request = fault_request;
+	f->src.read = fault_read;
+	f->src.arg = f;
+	f->fd = -1;
+	return &f->src;
+}
+
+static void fault__reset(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fault.fds); i++) {
+		if (fault.nr_fds > i && fault.fds[i].fd >= 0)
+			close(fault.fds[i].fd);
+		fault.fds[i].fd = -1;
+	}
+	fault.nr_fds = 0;
+}
+
+/*
+ * @got holds the events of @want and no others; those it holds twice all
+ * belong to one process, the one task_diag was sending when it failed.
+ */
+static int compare_resumed(const struct td_capture *got,
+			   const struct td_capture *want)
+{
+	pid_t twice = 0;
+	size_t i, j = 0;
+
+	for (i = 0; i < got->nr; i++) {
+		if (i && !event_cmp(&got->events[i], &got->events[i - 1])) {
+			if (twice && twice != event_tgid(got->events[i])) {
+				pr_debug("events of %d and %d sent twice\n", twice,
+					 event_tgid(got->events[i]));
+				return TEST_FAIL;
+			}
+			twice = event_tgid(got->events[i]);
+			continue;
+		}
+		if (j == want->nr || event_cmp(&got->events[i], &want->events[j])) {
+			pr_debug("event %zu (type %u, pid %d) is not the /proc walk's\n",
+				 i, got->events[i]->header.type, event_tgid(got->events[i]));
+			return TEST_FAIL;
+		}
+		j++;
+	}
+	if (j != want->nr) {
+		pr_debug("%zu events of the /proc walk missing\n", want->nr - j);
+		return TEST_FAIL;
+	}
+	return TEST_OK;
+}
+
+/* perf_event__synthesize_threads() with task_diag failing at read @k */
+static int synthesize_faulty(struct td_capture *cap, long k, bool corrupt,
+			     bool *failed)
+{
+	unsigned long saved_buf = perf_synthesize_taskdiag_buf;
+	struct machine *machine = machine__new_host();
+	int err;
+
+	if (!machine)
+		return -ENOMEM;
+	fault.reads_left = k;
+	fault.corrupt = corrupt;
+	perf_synthesize_taskdiag_source = fault_source;
+	perf_synthesize_taskdiag_buf = 4096;		/* many reads */
+	err = perf_event__synthesize_threads(&cap->tool, capture_event, machine,
+					     true, false, 1);
+	perf_synthesize_taskdiag_source = NULL;
+	perf_synthesize_taskdiag_buf = saved_buf;
+	*failed = fault.reads_left < 0;
+	fault__reset();
+	machine__delete(machine);
+	if (!err)
+		qsort(cap->events, cap->nr, sizeof(*cap->events), event_cmp);
+	return err;
+}
+
+/*
+ * Fail every read of the synthesis in turn, or corrupt it: whatever task_diag
+ * sent before, the /proc walk that takes over completes it, so perf.data
+ * loses nothing.
+ */
+static int resume_after_faults(bool corrupt)
+{
+	struct td_capture got, want;
+	struct td_tasks t = {};
+	int ret = TEST_FAIL;
+	bool failed = true;
+	long k;
+
+	if (no_task_diag())
+		return TEST_SKIP;
+	if (tasks__start(&t))
+		goto out;
+	capture__init(&want, &t, false);
+	if (synthesize(&want, false, true, false))
+		goto out_free;
+	for (k = 0, ret = TEST_OK; failed && ret == TEST_OK; k++) {
+		capture__init(&got, &t, false);
+		if (synthesize_faulty(&got, k, corrupt, &failed))
+			ret = TEST_FAIL;
+		else
+			ret = compare_resumed(&got, &want);
+		capture__exit(&got);
+		if (ret != TEST_OK)
+			pr_debug("with read %ld %s\n", k, corrupt ? "corrupted" : "failed");
+	}
+	if (ret == TEST_OK && k < 3) {
+		pr_debug("only %ld reads: nothing was tested\n", k);
+		ret = TEST_FAIL;
+	}
+	pr_debug("%ld syntheses, each with one %s read\n", k - 1,
+		 corrupt ? "corrupted" : "failed");
+out_free:
+	capture__exit(&want);
+out:
+	tasks__stop(&t);
+	return ret;
+}
+
+static int test__task_diag_read_errors(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	return resume_after_faults(false);
+}
+
+static int test__task_diag_corrupt(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	return resume_after_faults(true);
 }
 
 /* In a mount namespace whose /proc shows no /proc/task-diag */
@@ -465,8 +675,14 @@ static struct test_case tests__task_diag[] = {
 			 task_diag_no_mmaps, "no /proc/task-diag or perf built without it"),
 	TEST_CASE_REASON("same NAMESPACES events (--namespaces)",
 			 task_diag_namespaces, "no /proc/task-diag or perf built without it"),
+	TEST_CASE_REASON("same MMAP2 build-ids (--buildid-mmap)",
+			 task_diag_buildid_mmap, "no /proc/task-diag or perf built without it"),
 	TEST_CASE_REASON("thread map targets (record -p) synthesize the same events",
 			 task_diag_thread_map, "no /proc/task-diag or perf built without it"),
+	TEST_CASE_REASON("a failed read: /proc completes the synthesis",
+			 task_diag_read_errors, "no /proc/task-diag or perf built without it"),
+	TEST_CASE_REASON("a corrupted response: /proc completes the synthesis",
+			 task_diag_corrupt, "no /proc/task-diag or perf built without it"),
 	TEST_CASE_REASON("falls back to /proc without /proc/task-diag",
 			 task_diag_fallback, "no /proc/task-diag, or no mount namespace"),
 	{ .name = NULL, }

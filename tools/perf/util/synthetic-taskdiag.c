@@ -39,8 +39,11 @@ struct td_synth {
 	struct taskdiag		*maps;		/* ALL: processes and their VMAs */
 	struct taskdiag_task	*proc;		/* current process of @maps */
 	int			maps_state;	/* 1: @proc valid, 0: end, -errno */
+	pid_t			cur_tgid;	/* whose events are being sent */
 	unsigned long		nr_threads;
 };
+
+const struct taskdiag_source *(*perf_synthesize_taskdiag_source)(void);
 
 static struct taskdiag *td_synth__open(void)
 {
@@ -50,6 +53,8 @@ static struct taskdiag *td_synth__open(void)
 		.buf_size	= perf_synthesize_taskdiag_buf,
 	};
 
+	if (perf_synthesize_taskdiag_source)
+		opts.source = perf_synthesize_taskdiag_source();
 	return taskdiag__new(&opts);
 }
 
@@ -142,6 +147,7 @@ static int td_synth__thread(struct td_synth *s, struct taskdiag_task *t)
 	if (!b)
 		return 0;			/* exited while it was described */
 	s->nr_threads++;
+	s->cur_tgid = b->tgid;
 
 	if (perf_event__synthesize_fork(s->tool, s->fork_event, b->pid, b->tgid,
 					b->ppid, s->process, s->machine) < 0 ||
@@ -204,15 +210,18 @@ static bool td_synth__usable(struct machine *machine)
  * @machine: the machine, which must be the host
  * @needs_mmap: send the MMAP2 events of every process
  * @mmap_data: send those of data mappings too
+ * @resume_tgid: on an error, where the /proc walk has to go on: 0 when no
+ *	event was sent, else the process whose events were being sent, which
+ *	may thus get some of them twice; the processes before it are complete
  *
  * Return: 0, -EOPNOTSUPP when task_diag is switched off or cannot serve
  * @machine, or the -errno of libtaskdiag (-ENOENT: no /proc/task-diag).
- * On an error events may have been sent for some tasks already.
  */
 int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    perf_event__handler_t process,
 					    struct machine *machine,
-					    bool needs_mmap, bool mmap_data)
+					    bool needs_mmap, bool mmap_data,
+					    pid_t *resume_tgid)
 {
 	struct td_synth s = {
 		.tool = tool, .process = process, .machine = machine,
@@ -238,9 +247,10 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 	else if (err == -ENOENT)
 		pr_debug("no /proc/task-diag, synthesizing from /proc\n");
 	else
-		pr_warning("task_diag synthesis failed after %lu threads (%s%s%s), synthesizing from /proc\n",
+		pr_warning("task_diag synthesis failed after %lu threads (%s%s%s), synthesizing from /proc from pid %d on\n",
 			   s.nr_threads, msg, *taskdiag__errmsg(threads) ? ": " : "",
-			   taskdiag__errmsg(threads));
+			   taskdiag__errmsg(threads), s.cur_tgid);
+	*resume_tgid = s.cur_tgid;
 
 	taskdiag__delete(threads);
 	td_synth__exit(&s);

@@ -14,13 +14,21 @@ extern bool perf_synthesize_taskdiag;
 /* synthesize.task-diag-buffer: the read buffer size, in bytes */
 extern unsigned long perf_synthesize_taskdiag_buf;
 
+/*
+ * Test hook: when set, called for each transaction to get the transport
+ * that replaces /proc/task-diag (to inject failures into a synthesis).
+ */
+struct taskdiag_source;
+extern const struct taskdiag_source *(*perf_synthesize_taskdiag_source)(void);
+
 int perf_synthesize_config(const char *var, const char *value);
 
 #ifdef HAVE_TASKDIAG_SUPPORT
 int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    perf_event__handler_t process,
 					    struct machine *machine,
-					    bool needs_mmap, bool mmap_data);
+					    bool needs_mmap, bool mmap_data,
+					    pid_t *resume_tgid);
 int perf_event__synthesize_task_taskdiag(const struct perf_tool *tool,
 					 union perf_event *comm_event,
 					 union perf_event *mmap_event,
@@ -34,7 +42,8 @@ perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool __maybe_unu
 					perf_event__handler_t process __maybe_unused,
 					struct machine *machine __maybe_unused,
 					bool needs_mmap __maybe_unused,
-					bool mmap_data __maybe_unused)
+					bool mmap_data __maybe_unused,
+					pid_t *resume_tgid __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }
