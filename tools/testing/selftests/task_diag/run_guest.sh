@@ -8,7 +8,7 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$here
-ALL_TESTS="transaction groups strategies churn security resume_scaling fuzz seed_run.sh"
+ALL_TESTS="transaction groups strategies churn security resume_scaling fuzz stress seed_run.sh"
 
 if [ "$1" = -d ]; then
 	bin=$(cd "$2" && pwd) || exit 1
