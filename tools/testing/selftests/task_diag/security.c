@@ -2,7 +2,10 @@
 /*
  * Who sees what: a task is reported only if both the opener of the file
  * and its reader may ptrace it, and pids are those of the pid namespace of
- * the procfs the file was opened from.
+ * the procfs the file was opened from.  Root, an unprivileged user, root of
+ * a new user namespace and an unprivileged user of a procfs mounted with
+ * hidepid=2 each see exactly the tasks whose /proc/PID/exe procfs lets them
+ * resolve (or, with hidepid=2, list), with the ids procfs shows them.
  *
  * The checks that run in an unprivileged or namespaced child report the
  * first failure as the child's exit status: the number of the check (a
@@ -11,7 +14,9 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
 #include <signal.h>
@@ -49,6 +54,12 @@ enum {
 	CHK_NS_PPID,
 	CHK_NS_OUTER,		/* namespace: the outer file's view */
 	CHK_FD,			/* passing the file descriptor */
+	CHK_VIEW_MISSING,	/* procfs shows a task the dump lacks */
+	CHK_VIEW_EXTRA,		/* the dump shows a task procfs hides */
+	CHK_VIEW_IDS,		/* ids differ from /proc/PID/status */
+	CHK_VIEW_ONE,		/* a per-process request for a hidden task */
+	CHK_USERNS,		/* setting up the user namespace */
+	CHK_HIDEPID,		/* mounting procfs with hidepid=2 */
 };
 
 /* Become nobody, dumpable like a process it would have started */
@@ -439,6 +450,286 @@ TEST(pid_namespace_of_procfs)
 	if (ret == NO_PIDNS)
 		SKIP(return, "pid namespaces unsupported (CONFIG_PID_NS=n)");
 	EXPECT_EQ(CHK_OK, ret);
+}
+
+#define MAX_VIEW	4096
+#define USERNS_UID	1000
+
+/* What procfs lets the caller see: the pids it lists, and which it may read */
+struct proc_view {
+	pid_t pid[MAX_VIEW];
+	bool readable[MAX_VIEW];
+	int nr;
+};
+
+/*
+ * Resolving /proc/PID/exe takes PTRACE_MODE_READ_FSCREDS: EACCES when the
+ * caller may not, ENOENT for a task without an executable (kernel thread,
+ * zombie) it may.
+ */
+static void procfs_view(struct proc_view *v)
+{
+	char path[64], target[256];
+	struct dirent *de;
+	DIR *dir = opendir("/proc");
+	pid_t pid;
+
+	v->nr = 0;
+	while (dir && (de = readdir(dir)) && v->nr < MAX_VIEW) {
+		pid = atoi(de->d_name);
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+		v->pid[v->nr] = pid;
+		v->readable[v->nr] = readlink(path, target, sizeof(target)) >= 0 ||
+				     errno != EACCES;
+		snprintf(path, sizeof(path), "/proc/%d", pid);
+		if (!access(path, F_OK))	/* not gone meanwhile */
+			v->nr++;
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/* 1: listed and readable, 0: listed, hidden, -1: not listed */
+static int view_of(const struct proc_view *v, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < v->nr; i++)
+		if (v->pid[i] == pid)
+			return v->readable[i];
+	return -1;
+}
+
+/*
+ * @d, dumped between the views @a and @b, holds every task readable in both
+ * and none hidden in both; with @listed (hidepid=2) none listed in neither.
+ */
+static int check_procfs_view(struct td_dump *d, const struct proc_view *a,
+			     const struct proc_view *b, bool listed)
+{
+	int i, va, vb;
+	size_t j;
+
+	for (i = 0; i < a->nr; i++) {
+		if (a->readable[i] && view_of(b, a->pid[i]) == 1 &&
+		    td_count(d, a->pid[i]) != 1) {
+			fprintf(stderr, "# pid %d readable in procfs, reported %u times\n",
+				a->pid[i], td_count(d, a->pid[i]));
+			return CHK_VIEW_MISSING;
+		}
+	}
+	for (j = 0; j < d->nr_tasks; j++) {
+		va = view_of(a, d->tasks[j].pid);
+		vb = view_of(b, d->tasks[j].pid);
+		if ((va == 0 && vb == 0) || (listed && va == -1 && vb == -1)) {
+			fprintf(stderr, "# pid %u reported, procfs hides it\n",
+				d->tasks[j].pid);
+			return CHK_VIEW_EXTRA;
+		}
+	}
+	return CHK_OK;
+}
+
+/* The reported ids of each task are those of its /proc/PID/status */
+static int check_ids(struct td_dump *d)
+{
+	unsigned int uid[4], gid[4];
+	struct td_task *t;
+	size_t i;
+
+	for (i = 0; i < d->nr_tasks; i++) {
+		t = &d->tasks[i];
+		if (proc_status_ids(t->pid, "Uid", uid) ||
+		    proc_status_ids(t->pid, "Gid", gid))
+			continue;		/* gone */
+		if (t->creds.uid != uid[0] || t->creds.euid != uid[1] ||
+		    t->creds.suid != uid[2] || t->creds.fsuid != uid[3] ||
+		    t->creds.gid != gid[0] || t->creds.egid != gid[1] ||
+		    t->creds.sgid != gid[2] || t->creds.fsgid != gid[3]) {
+			fprintf(stderr, "# pid %u: uid %u gid %u, procfs says %u %u\n",
+				t->pid, t->creds.uid, t->creds.gid, uid[0], gid[0]);
+			return CHK_VIEW_IDS;
+		}
+	}
+	return CHK_OK;
+}
+
+/* Per-process requests for the tasks procfs hides fail with ESRCH */
+static int check_hidden_esrch(const struct proc_view *v)
+{
+	int fd = td_open(), i, n = 0, ret = CHK_OK;
+
+	if (fd < 0)
+		return CHK_DUMP;
+	for (i = 0; i < v->nr && n < 64 && !ret; i++) {
+		if (v->readable[i])
+			continue;
+		n++;
+		if (td_request(fd, TASK_DIAG_SHOW_BASE, TASK_DIAG_DUMP_ONE,
+			       v->pid[i], 1) != -ESRCH) {
+			fprintf(stderr, "# hidden pid %d: not ESRCH\n", v->pid[i]);
+			ret = CHK_VIEW_ONE;
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+/* Dump ALL with creds and maps; it must show what procfs shows */
+static int procfs_view_fn(void *arg)
+{
+	static struct proc_view a, b;
+	bool listed = arg != NULL;
+	struct td_dump d;
+	pid_t child;
+	int ret;
+
+	child = spawn_child(NULL, NULL);
+	if (child < 0)
+		return CHK_SPAWN;
+	procfs_view(&a);
+	ret = td_dump(&d, VIEW_SHOW | TASK_DIAG_SHOW_VMA, TASK_DIAG_DUMP_ALL,
+		      0, TD_BUF_SMALL);
+	procfs_view(&b);
+	if (ret)
+		ret = CHK_DUMP;
+	else if (d.nr_errors)
+		ret = CHK_CLEAN;
+	else if (td_count(&d, getpid()) != 1 || td_count(&d, child) != 1)
+		ret = CHK_SELF;
+	if (!ret)
+		ret = check_procfs_view(&d, &a, &b, listed);
+	if (!ret)
+		ret = check_ids(&d);
+	if (!ret)
+		ret = check_hidden_esrch(&a);
+	td_dump_free(&d);
+	kill_reap(child);
+	return ret;
+}
+
+TEST(procfs_view_root)
+{
+	TD_SKIP_IF_MISSING();
+	TD_SKIP_IF_NOT_ROOT();
+	EXPECT_EQ(CHK_OK, run_child(procfs_view_fn, NULL, false));
+}
+
+TEST(procfs_view_unprivileged)
+{
+	TD_SKIP_IF_MISSING();
+	TD_SKIP_IF_NOT_ROOT();
+	EXPECT_EQ(CHK_OK, run_child(procfs_view_fn, NULL, true));
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/*
+ * As USERNS_UID, with a sibling of that uid left outside, become root of a
+ * new user namespace.  Its own tasks show with their ids mapped (euid 0);
+ * the sibling does not, as a task of another user namespace may not be
+ * ptraced without CAP_SYS_PTRACE there; nor do root's tasks.
+ */
+static int userns_fn(void *arg)
+{
+	pid_t root_pid = *(pid_t *)arg, sibling;
+	struct td_dump d;
+	char map[64];
+	int ret, fd;
+
+	if (setgroups(0, NULL) || setresgid(USERNS_UID, USERNS_UID, USERNS_UID) ||
+	    setresuid(USERNS_UID, USERNS_UID, USERNS_UID) ||
+	    prctl(PR_SET_DUMPABLE, 1))
+		return CHK_DROP;
+	sibling = spawn_child(NULL, NULL);
+	if (sibling < 0)
+		return CHK_SPAWN;
+	snprintf(map, sizeof(map), "0 %d 1", USERNS_UID);
+	if (unshare(CLONE_NEWUSER) ||
+	    write_str("/proc/self/uid_map", map) ||
+	    write_str("/proc/self/setgroups", "deny") ||
+	    write_str("/proc/self/gid_map", map) || geteuid() != 0) {
+		fprintf(stderr, "# user namespace: %s\n", strerror(errno));
+		kill_reap(sibling);
+		return CHK_USERNS;
+	}
+	ret = procfs_view_fn(NULL);
+	td_dump_init(&d, VIEW_SHOW, TD_SEQ);
+	if (!ret && (td_dump(&d, VIEW_SHOW, TASK_DIAG_DUMP_ONE, getpid(),
+			     TD_BUF_SMALL) || d.nr_tasks != 1 ||
+		     d.tasks[0].creds.euid != 0 || d.tasks[0].creds.egid != 0))
+		ret = CHK_VIEW_IDS;
+	td_dump_free(&d);
+	fd = td_open();
+	if (!ret && (td_request(fd, TASK_DIAG_SHOW_BASE, TASK_DIAG_DUMP_ONE,
+				sibling, 1) != -ESRCH ||
+		     td_request(fd, TASK_DIAG_SHOW_BASE, TASK_DIAG_DUMP_ONE,
+				root_pid, 1) != -ESRCH))
+		ret = CHK_VIEW_ONE;
+	close(fd);
+	kill_reap(sibling);
+	return ret;
+}
+
+TEST(user_namespace_view)
+{
+	pid_t self = getpid();
+
+	TD_SKIP_IF_MISSING();
+	TD_SKIP_IF_NOT_ROOT();
+	EXPECT_EQ(CHK_OK, run_child(userns_fn, &self, false));
+}
+
+/* In a mount namespace, procfs on /proc with @opts; then maybe nobody */
+static int remount_proc(const char *opts, bool unprivileged)
+{
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("proc", "/proc", "proc", 0, opts))
+		return CHK_HIDEPID;
+	return unprivileged && drop_privileges() ? CHK_DROP : CHK_OK;
+}
+
+static int hidepid_fn(void *arg)
+{
+	int ret = remount_proc("hidepid=2", true);
+
+	return ret ? ret : procfs_view_fn(arg);
+}
+
+TEST(hidepid2_view_unprivileged)
+{
+	TD_SKIP_IF_MISSING();
+	TD_SKIP_IF_NOT_ROOT();
+	EXPECT_EQ(CHK_OK, run_child(hidepid_fn, (void *)1, false));
+}
+
+/* subset=pid shows the pid directories only: no /proc/task-diag */
+static int subset_pid_fn(void *arg)
+{
+	int ret = remount_proc("subset=pid", false);
+
+	if (ret)
+		return ret;
+	return open(TD_PATH, O_RDWR) < 0 && errno == ENOENT ? CHK_OK : CHK_VIEW_EXTRA;
+}
+
+TEST(subset_pid_has_no_task_diag)
+{
+	TD_SKIP_IF_MISSING();
+	TD_SKIP_IF_NOT_ROOT();
+	EXPECT_EQ(CHK_OK, run_child(subset_pid_fn, NULL, false));
 }
 
 TEST_HARNESS_MAIN
