@@ -2,6 +2,8 @@
 #
 #   make                 install missing packages, build kernel, perf, tests
 #   make test            every test: host-side, then in the QEMU guest
+#   make test-debug      the guest tests on the debug kernel (KASAN, lockdep..)
+#   make fuzz            libtaskdiag's fuzzer, then the kernel interface's
 #   make bench           the 50,000-task start-up bench (see bench/)
 #   make kernel-tree     the build tree with the series as commits to edit
 #   make kernel-export   rewrite kernel/patches/ from that tree
@@ -12,7 +14,8 @@ export TASKDIAG_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/taskdiag
 S := scripts
 
 .PHONY: all deps kernel-tree kernel perf selftests test test-host test-guest \
-	kernel-export checkpatch check-bisect bench clean-cache lib fuzz
+	kernel-export checkpatch check-bisect bench clean-cache lib fuzz \
+	kernel-debug test-debug
 
 all: kernel perf selftests lib
 
@@ -34,11 +37,19 @@ selftests: kernel
 lib: kernel
 	@$(S)/build-lib.sh all test-progs
 
-fuzz: lib
+fuzz: lib selftests
 	@$(S)/build-lib.sh fuzz FUZZ_TIME=$(or $(FUZZ_TIME),600)
+	@$(S)/fuzz-guest.sh
 
 test: all
 	@$(S)/run-tests.sh
+
+# the guest tests on the debug kernel (KASAN, lockdep, kmemleak, UBSAN...)
+kernel-debug: kernel-tree
+	@KPROFILE=debug $(S)/build-kernel.sh >/dev/null
+
+test-debug: all kernel-debug
+	@KPROFILE=debug VM_TIMEOUT=$(or $(VM_TIMEOUT),7200) $(S)/run-tests.sh guest
 
 kernel-export:
 	@$(S)/kernel-export.sh

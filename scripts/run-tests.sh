@@ -1,6 +1,8 @@
 #!/bin/bash
 # make test: host-side tests, then the guest tests in one QEMU boot.
 # Counts TAP "ok"/"not ok" lines of every suite; prints "N passed, N failed".
+# run-tests.sh guest: the guest tests only (make test-debug, with
+# KPROFILE=debug: the same tests on the debug kernel).
 . "$(dirname "$0")/common.sh"
 
 passed=0 failed=0 skipped=0
@@ -28,10 +30,12 @@ run_suite() {
 	note "suite $name: $p passed, $f failed, $s skipped"
 }
 
-run_suite checkpatch "$TOP/scripts/checkpatch.sh"
-run_suite libtaskdiag "$TOP/scripts/build-lib.sh" test
-run_suite guest "$TOP/vm/run" --mem "${VM_MEM:-6G}" --timeout "${VM_TIMEOUT:-2400}" \
-	-- "$TOP/tests/guest/run-all"
+if [ "${1:-}" != guest ]; then
+	run_suite checkpatch "$TOP/scripts/checkpatch.sh"
+	run_suite libtaskdiag "$TOP/scripts/build-lib.sh" test
+fi
+run_suite "guest-${KPROFILE:-task-diag}" "$TOP/vm/run" --mem "${VM_MEM:-6G}" \
+	--timeout "${VM_TIMEOUT:-2400}" -- "$TOP/tests/guest/run-all"
 
 echo
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -430,10 +430,17 @@ out:
 	return ret;
 }
 
+enum td_fault_kind {
+	TD_FAULT_EIO,		/* the read fails */
+	TD_FAULT_CORRUPT,	/* its header is garbage */
+	TD_FAULT_EINTR,		/* interrupted: to be retried */
+};
+
 /*
  * A transport over /proc/task-diag that fails the read numbered
  * fault.reads_left (counted over both transactions of a synthesis) with
- * EIO, or hands it over with a corrupted header for the library to reject.
+ * EIO or EINTR, or hands it over with a corrupted header for the library
+ * to reject.
  */
 struct td_fault_fd {
 	struct taskdiag_source	src;
@@ -444,7 +451,7 @@ static struct {
 	struct td_fault_fd	fds[2];
 	unsigned int		nr_fds;
 	long			reads_left;
-	bool			corrupt;
+	enum td_fault_kind	kind;
 } fault;
 
 static int fault_request(void *arg, const void *req, size_t len)
@@ -462,8 +469,8 @@ static ssize_t fault_read(void *arg, void *buf, size_t len)
 	struct td_fault_fd *f = arg;
 	ssize_t n;
 
-	if (fault.reads_left-- == 0 && !fault.corrupt)
-		return -EIO;
+	if (fault.reads_left-- == 0 && fault.kind != TD_FAULT_CORRUPT)
+		return fault.kind == TD_FAULT_EINTR ? -EINTR : -EIO;
 	n = read(f->fd, buf, len);
 	if (n < 0)
 		return -errno;
@@ -531,8 +538,8 @@ static int compare_resumed(const struct td_capture *got,
 }
 
 /* perf_event__synthesize_threads() with task_diag failing at read @k */
-static int synthesize_faulty(struct td_capture *cap, long k, bool corrupt,
-			     bool *failed)
+static int synthesize_faulty(struct td_capture *cap, long k,
+			     enum td_fault_kind kind, bool *failed)
 {
 	unsigned long saved_buf = perf_synthesize_taskdiag_buf;
 	struct machine *machine = machine__new_host();
@@ -541,7 +548,7 @@ static int synthesize_faulty(struct td_capture *cap, long k, bool corrupt,
 	if (!machine)
 		return -ENOMEM;
 	fault.reads_left = k;
-	fault.corrupt = corrupt;
+	fault.kind = kind;
 	perf_synthesize_taskdiag_source = fault_source;
 	perf_synthesize_taskdiag_buf = 4096;		/* many reads */
 	err = perf_event__synthesize_threads(&cap->tool, capture_event, machine,
@@ -556,12 +563,18 @@ static int synthesize_faulty(struct td_capture *cap, long k, bool corrupt,
 	return err;
 }
 
+static const char * const fault_names[] = {
+	[TD_FAULT_EIO] = "failed", [TD_FAULT_CORRUPT] = "corrupted",
+	[TD_FAULT_EINTR] = "interrupted",
+};
+
 /*
  * Fail every read of the synthesis in turn, or corrupt it: whatever task_diag
  * sent before, the /proc walk that takes over completes it, so perf.data
- * loses nothing.
+ * loses nothing.  An interrupted read is retried: the same events as /proc,
+ * none twice.
  */
-static int resume_after_faults(bool corrupt)
+static int resume_after_faults(enum td_fault_kind kind)
 {
 	struct td_capture got, want;
 	struct td_tasks t = {};
@@ -578,20 +591,22 @@ static int resume_after_faults(bool corrupt)
 		goto out_free;
 	for (k = 0, ret = TEST_OK; failed && ret == TEST_OK; k++) {
 		capture__init(&got, &t, false);
-		if (synthesize_faulty(&got, k, corrupt, &failed))
+		if (synthesize_faulty(&got, k, kind, &failed))
 			ret = TEST_FAIL;
+		else if (kind == TD_FAULT_EINTR)
+			ret = compare_captures(&got, &want);
 		else
 			ret = compare_resumed(&got, &want);
 		capture__exit(&got);
 		if (ret != TEST_OK)
-			pr_debug("with read %ld %s\n", k, corrupt ? "corrupted" : "failed");
+			pr_debug("with read %ld %s\n", k, fault_names[kind]);
 	}
 	if (ret == TEST_OK && k < 3) {
 		pr_debug("only %ld reads: nothing was tested\n", k);
 		ret = TEST_FAIL;
 	}
 	pr_debug("%ld syntheses, each with one %s read\n", k - 1,
-		 corrupt ? "corrupted" : "failed");
+		 fault_names[kind]);
 out_free:
 	capture__exit(&want);
 out:
@@ -602,13 +617,19 @@ out:
 static int test__task_diag_read_errors(struct test_suite *test __maybe_unused,
 				       int subtest __maybe_unused)
 {
-	return resume_after_faults(false);
+	return resume_after_faults(TD_FAULT_EIO);
 }
 
 static int test__task_diag_corrupt(struct test_suite *test __maybe_unused,
 				   int subtest __maybe_unused)
 {
-	return resume_after_faults(true);
+	return resume_after_faults(TD_FAULT_CORRUPT);
+}
+
+static int test__task_diag_eintr(struct test_suite *test __maybe_unused,
+				 int subtest __maybe_unused)
+{
+	return resume_after_faults(TD_FAULT_EINTR);
 }
 
 /* In a mount namespace whose /proc shows no /proc/task-diag */
@@ -683,6 +704,8 @@ static struct test_case tests__task_diag[] = {
 			 task_diag_read_errors, "no /proc/task-diag or perf built without it"),
 	TEST_CASE_REASON("a corrupted response: /proc completes the synthesis",
 			 task_diag_corrupt, "no /proc/task-diag or perf built without it"),
+	TEST_CASE_REASON("an interrupted read is retried: nothing lost or sent twice",
+			 task_diag_eintr, "no /proc/task-diag or perf built without it"),
 	TEST_CASE_REASON("falls back to /proc without /proc/task-diag",
 			 task_diag_fallback, "no /proc/task-diag, or no mount namespace"),
 	{ .name = NULL, }

@@ -8,7 +8,8 @@
  * start time, both before and after an ALL dump.
  *
  * usage: stress [-d SECONDS]; TD_STRESS_SECS in the environment overrides
- * the default duration.
+ * the default duration (20 s).  Each strategy runs at least twice however
+ * slow the kernel is.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -330,7 +331,8 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("could not start the tasks: %s\n", strerror(errno));
 
 	t0 = now_sec();
-	for (round = 0; (t = now_sec() - t0) < secs; round++)
+	/* for @secs, and at least twice every strategy */
+	for (round = 0; (t = now_sec() - t0) < secs || round < 10; round++)
 		one_dump(&s, round);
 	kill_reap_all(s.churners, NR_CHURN);
 	kill_reap_all(s.anchors, NR_ANCHORS);
