@@ -62,14 +62,18 @@ enum {
 	CHK_HIDEPID,		/* mounting procfs with hidepid=2 */
 };
 
-/* Become nobody, dumpable like a process it would have started */
-static int drop_privileges(void)
+/* Become @id (uid and gid), dumpable like a process it would have started */
+static int become(uid_t id)
 {
-	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-	    setresuid(NOBODY, NOBODY, NOBODY) ||
-	    prctl(PR_SET_DUMPABLE, 1))
+	if (setgroups(0, NULL) || setresgid(id, id, id) ||
+	    setresuid(id, id, id) || prctl(PR_SET_DUMPABLE, 1))
 		return -1;
 	return 0;
+}
+
+static int drop_privileges(void)
+{
+	return become(NOBODY);
 }
 
 /* Run @fn in a child; its exit status (CHK_OK if all went well) */
@@ -648,9 +652,7 @@ static int userns_fn(void *arg)
 	char map[64];
 	int ret, fd;
 
-	if (setgroups(0, NULL) || setresgid(USERNS_UID, USERNS_UID, USERNS_UID) ||
-	    setresuid(USERNS_UID, USERNS_UID, USERNS_UID) ||
-	    prctl(PR_SET_DUMPABLE, 1))
+	if (become(USERNS_UID))
 		return CHK_DROP;
 	sibling = spawn_child(NULL, NULL);
 	if (sibling < 0)

@@ -151,22 +151,12 @@ static void (* const churn_fns[NR_CHURN])(void) = {
 	churn_fork, churn_exec, churn_mmap, churn_comm, churn_thread,
 };
 
-/* The start time of process @pid (field 22 of its stat), or 0 */
+/* The start time of process @pid, or 0 */
 static unsigned long long start_time(pid_t pid)
 {
-	unsigned long long t = 0;
-	char path[64], *buf, *p;
-	int i;
+	struct proc_stat st;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	buf = read_file(path, NULL);
-	p = buf ? strrchr(buf, ')') : NULL;
-	for (i = 2; p && i < 22; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		t = strtoull(p + 1, NULL, 10);
-	free(buf);
-	return t;
+	return proc_read_stat(pid, 0, &st) ? 0 : st.starttime;
 }
 
 struct proc_snap {

@@ -100,11 +100,11 @@ int proc_read_stat(pid_t pid, pid_t tid, struct proc_stat *st)
 		n = sizeof(st->comm) - 1;
 	memcpy(st->comm, open + 1, n);
 	if (sscanf(close + 2,
-		   "%c %d %d %d %*d %*d %*u %llu %llu %llu %llu %llu %llu %llu %llu %*d %*d %ld",
+		   "%c %d %d %d %*d %*d %*u %llu %llu %llu %llu %llu %llu %llu %llu %*d %*d %ld %*d %llu",
 		   &st->state, &st->ppid, &st->pgrp, &st->session,
 		   &st->minflt, &st->cminflt, &st->majflt, &st->cmajflt,
 		   &st->utime, &st->stime, &st->cutime, &st->cstime,
-		   &st->threads) == 13)
+		   &st->threads, &st->starttime) == 14)
 		ret = 0;
 out:
 	free(buf);

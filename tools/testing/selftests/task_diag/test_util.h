@@ -21,6 +21,7 @@ struct proc_stat {
 	unsigned long long minflt, cminflt, majflt, cmajflt;
 	unsigned long long utime, stime, cutime, cstime;	/* field 14-17 */
 	long threads;						/* field 20 */
+	unsigned long long starttime;				/* field 22 */
 };
 
 /* One line of /proc/PID/maps, and its smaps counters when read from there */
