@@ -8,8 +8,8 @@
  * start time, both before and after an ALL dump.
  *
  * usage: stress [-d SECONDS]; TD_STRESS_SECS in the environment overrides
- * the default duration (20 s).  Each strategy runs at least twice however
- * slow the kernel is.
+ * the default duration (20 s).  Each strategy runs at least twice, once
+ * with each read size, however slow the kernel is.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -231,17 +231,20 @@ static void check_threads(struct stress *s, struct td_dump *d, pid_t pid,
 	free(tids);
 }
 
+/* Round r dumps with strategies[r % NR_STRATEGIES], alternating read sizes */
+static const __u64 strategies[] = {
+	TASK_DIAG_DUMP_ALL, TASK_DIAG_DUMP_ALL_THREAD,
+	TASK_DIAG_DUMP_CHILDREN, TASK_DIAG_DUMP_THREAD,
+	TASK_DIAG_DUMP_ONE,
+};
+#define NR_STRATEGIES	ARRAY_SIZE(strategies)
+
 static void one_dump(struct stress *s, unsigned long round)
 {
 	static struct proc_snap before, after;
-	static const __u64 strategies[] = {
-		TASK_DIAG_DUMP_ALL, TASK_DIAG_DUMP_ALL_THREAD,
-		TASK_DIAG_DUMP_CHILDREN, TASK_DIAG_DUMP_THREAD,
-		TASK_DIAG_DUMP_ONE,
-	};
-	__u64 strategy = strategies[round % ARRAY_SIZE(strategies)];
+	__u64 strategy = strategies[round % NR_STRATEGIES];
 	pid_t anchor = s->anchors[round % NR_ANCHORS];
-	size_t bufsize = (round / ARRAY_SIZE(strategies)) % 2 ? 65536 : TD_BUF_SMALL;
+	size_t bufsize = (round / NR_STRATEGIES) % 2 ? 65536 : TD_BUF_SMALL;
 	__u32 pid = strategy == TASK_DIAG_DUMP_CHILDREN ? getpid() : anchor;
 	struct td_dump d;
 	int err;
@@ -321,8 +324,9 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("could not start the tasks: %s\n", strerror(errno));
 
 	t0 = now_sec();
-	/* for @secs, and at least twice every strategy */
-	for (round = 0; (t = now_sec() - t0) < secs || round < 10; round++)
+	/* for @secs, and at least every strategy with both read sizes */
+	for (round = 0; (t = now_sec() - t0) < secs || round < 2 * NR_STRATEGIES;
+	     round++)
 		one_dump(&s, round);
 	kill_reap_all(s.churners, NR_CHURN);
 	kill_reap_all(s.anchors, NR_ANCHORS);
