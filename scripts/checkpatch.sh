@@ -12,15 +12,17 @@
 
 # spdxcheck.py needs Debian's python3 with python3-ply and python3-git
 export PATH=/usr/bin:$PATH
-rc=0
+rc=0 n=0
 for p in "$TOP"/kernel/patches/*.patch; do
+	n=$((n + 1))
 	if out=$(cd "$TREE" && scripts/checkpatch.pl --strict --terse -q \
 		--ignore EXPORTED_WORLD_WRITABLE,MACRO_ARG_REUSE "$p" 2>&1); then
-		echo "ok - checkpatch $(basename "$p")"
+		echo "ok $n - checkpatch $(basename "$p")"
 	else
-		echo "not ok - checkpatch $(basename "$p")"
+		echo "not ok $n - checkpatch $(basename "$p")"
 		printf '%s\n' "$out" | sed 's/^/#   /'
 		rc=1
 	fi
 done
+echo "1..$n"
 exit $rc

@@ -1,11 +1,13 @@
 #!/bin/bash
-# Install the Debian packages the build and the guest need; idempotent.
+# Install the Debian packages the build, the tests and the guest need
+# (clang with libFuzzer, jq, strace...); idempotent.
 . "$(dirname "$0")/common.sh"
 
 PKGS="linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
 libssl-dev cpio libelf-dev libdw-dev libtraceevent-dev libnl-3-dev
 libnl-genl-3-dev pkg-config rsync xz-utils gcc make git clang
-libclang-rt-14-dev procps strace gnuplot-nox python3 python3-ply python3-git perl"
+libclang-rt-14-dev procps strace gnuplot-nox python3 python3-ply python3-git perl
+jq"
 
 missing=""
 for p in $PKGS; do

@@ -1,7 +1,7 @@
 #!/bin/sh
 # perf's own test suites that synthesize events, perf test task-diag and
 # the record_task_diag.sh shell test, run with task_diag synthesis on; TAP,
-# one line per test case.
+# one line per test case, skips with perf's reason.
 cache=${TASKDIAG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/taskdiag}
 perf=$cache/out/perf
 n=0
@@ -15,6 +15,16 @@ suite_number() {
 	"$perf" test list 2>&1 | sed -n "s#^ *\([0-9]*\): $1\$#\1#p" | head -n 1
 }
 
+# skip_reason RESULT-LINE OUTPUT: perf's "Skip (reason)", else the last
+# diagnostic the test printed before it (perf test -S -vv)
+skip_reason() {
+	case $1 in
+	*"Skip ("*) r=${1#*Skip (}; echo "${r%)*}" ;;
+	*) printf '%s\n' "$2" | grep -v -e '^ *[0-9.]*: ' -e '^-* *\(start\|end\)' \
+		-e '^$' | tail -n 1 ;;
+	esac
+}
+
 for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "Thread map" "Share thread maps" "Remove thread map" \
 	    "Use a dummy software event to keep tracking" \
@@ -25,15 +35,20 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 		echo "not ok $n - perf test: no suite named '$desc'"
 		continue
 	fi
-	out=$("$perf" test -S -v "$num" 2>&1 | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tr '\r' '\n')
+	out=$("$perf" test -S -vv "$num" 2>&1 | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tr '\r' '\n')
 	results=$(printf '%s\n' "$out" | grep -E "^ *$num(\.[0-9]+)?: .* : (Ok|FAILED!|Skip)" | sort -u)
 	[ -n "$results" ] || results="$num: $desc : FAILED! (no result)"
-	printf '%s\n' "$results" | while IFS= read -r line; do
+	# a here-document, not a pipe: the loop counts in this shell
+	while IFS= read -r line; do
+		n=$((n + 1))
 		case $line in
-		*": Ok"*) echo "ok - perf test $line" ;;
-		*": Skip"*) echo "ok - perf test $line # SKIP" ;;
-		*) echo "not ok - perf test $line"
+		*": Ok"*) echo "ok $n - perf test $line" ;;
+		*": Skip"*) echo "ok $n - perf test ${line%%: Skip*} # SKIP $(skip_reason "$line" "$out")" ;;
+		*) echo "not ok $n - perf test $line"
 		   printf '%s\n' "$out" | tail -n 30 | sed 's/^/#   /' ;;
 		esac
-	done
+	done <<-EOF
+	$results
+	EOF
 done
+echo "1..$n"

@@ -2,10 +2,11 @@
 /*
  * libtaskdiag's tests, as TAP: "ok N - suite/test".
  *
- *   test-static|test-shared [--write-seeds DIR] [SUITE...]
+ *   test-static|test-shared [--write-seeds DIR] [-x SUITE]... [SUITE...]
  *
- * With --write-seeds, every answer a test builds is also saved in DIR as a
- * seed of the fuzzer.
+ * Runs the suites named (all by default) but those after -x.  With
+ * --write-seeds, every answer a test builds is also saved in DIR as a seed
+ * of the fuzzer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 const char *seeds_dir;
 const char *current_test;
+const char *skip_reason;
 static int seed_nr;
 
 static const struct {
@@ -57,16 +59,22 @@ void save_seed(const void *data, size_t len, size_t buf_size)
 	}
 }
 
+/* SUITE is named by the arguments ARGV, or by none of them but -x */
 static bool wanted(const char *suite, int argc, char **argv)
 {
+	bool named = false, any = false;
 	int i;
 
-	if (!argc)
-		return true;
-	for (i = 0; i < argc; i++)
-		if (!strcmp(argv[i], suite))
-			return true;
-	return false;
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-x") && i + 1 < argc) {
+			if (!strcmp(argv[++i], suite))
+				return false;
+			continue;
+		}
+		any = true;
+		named |= !strcmp(argv[i], suite);
+	}
+	return named || !any;
 }
 
 static int run_suite(const char *suite, const struct td_test *t, int *n)
@@ -75,11 +83,13 @@ static int run_suite(const char *suite, const struct td_test *t, int *n)
 
 	for (; t->name; t++) {
 		current_test = t->name;
+		skip_reason = NULL;
 		seed_nr = 0;
 		fflush(stdout);
 		ret = t->fn();
-		printf("%s %d - %s/%s%s\n", ret < 0 ? "not ok" : "ok", ++*n,
-		       suite, t->name, ret > 0 ? " # SKIP" : "");
+		printf("%s %d - %s/%s%s%s\n", ret < 0 ? "not ok" : "ok", ++*n,
+		       suite, t->name, ret > 0 ? " # SKIP " : "",
+		       ret > 0 && skip_reason ? skip_reason : "");
 		failed += ret < 0;
 	}
 	return failed;

@@ -82,8 +82,7 @@ static int real_captures(void)
 	struct dirent *d;
 	int nr = 0, ret = 0;
 
-	if (!dir)
-		return 1;
+	CHECK(dir);
 	while (!ret && (d = readdir(dir))) {
 		if (strncmp(d->d_name, "real-", 5))
 			continue;
@@ -91,6 +90,7 @@ static int real_captures(void)
 		nr++;
 	}
 	closedir(dir);
+	CHECK(nr > 0);
 	if (!ret)
 		printf("# %d captures read\n", nr);
 	return ret ? ret : !nr;

@@ -27,11 +27,6 @@ check() {
 	fi
 }
 
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
 # expect_exit STATUS CMD...: CMD exits with STATUS and says why on stderr
 expect_exit() {
 	want=$1
@@ -122,23 +117,14 @@ smaps() {
 }
 check "--smaps --cred --stat --statm --base lines" smaps
 
+# jq is a dependency of the tests (scripts/deps.sh): its absence fails them
 json() {
-	td All --json --smaps --cred --stat --statm >"$tmp/json" || return 1
-	if command -v jq >/dev/null; then
-		jq -e . "$tmp/json" >/dev/null
-	else
-		python3 -c 'import json, sys
-for line in open(sys.argv[1]): json.loads(line)' "$tmp/json"
-	fi
+	td All --json --smaps --cred --stat --statm >"$tmp/json" &&
+	jq -e . "$tmp/json" >/dev/null
 }
-if command -v jq >/dev/null || command -v python3 >/dev/null; then
-	check "--json: one valid JSON object per line" json
-else
-	skip "--json: one valid JSON object per line" "no jq or python3"
-fi
+check "--json: one valid JSON object per line" json
 
 json_maps() {
-	command -v jq >/dev/null || return 0
 	td one --pid "$vpid" --json --maps |
 		jq -r '.vmas[] | select(.name) | .name' >"$tmp/names" &&
 	grep -q '^/memfd:td-victim (deleted)$' "$tmp/names" &&

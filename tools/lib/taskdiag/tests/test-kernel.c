@@ -36,7 +36,7 @@ static int request_errors(void)
 	int e[4];
 
 	if (no_kernel())
-		return 1;
+		SKIP("no /proc/task-diag: not the task_diag kernel");
 	td = kernel_session(0);
 	CHECK(td);
 	e[0] = taskdiag__request(td, TASK_DIAG_DUMP_ONE, 0x3ffffff0, 0);
@@ -61,7 +61,7 @@ static int request_mid_answer(void)
 	int ret;
 
 	if (no_kernel())
-		return 1;
+		SKIP("no /proc/task-diag: not the task_diag kernel");
 	td = kernel_session(0);
 	CHECK(td);
 	ret = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, TASK_DIAG_SHOW_BASE);
@@ -150,7 +150,7 @@ static int maps_in_small_buffer(void)
 	pid_t pid;
 
 	if (no_kernel())
-		return 1;
+		SKIP("no /proc/task-diag: not the task_diag kernel");
 	pid = idle_child();
 	CHECK(pid > 0);
 	td = kernel_session(64);

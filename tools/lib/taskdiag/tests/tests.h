@@ -46,5 +46,12 @@ extern const struct td_test kernel_tests[];
 /* main.c: where test streams are saved as fuzzer seeds, or NULL */
 extern const char *seeds_dir;
 extern const char *current_test;
+/* main.c: why the running test skipped itself */
+extern const char *skip_reason;
+
+#define SKIP(reason) do {						\
+	skip_reason = (reason);						\
+	return 1;							\
+} while (0)
 
 #endif /* __LIBTASKDIAG_TESTS_H */

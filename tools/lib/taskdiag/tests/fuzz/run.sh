@@ -9,9 +9,9 @@ shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 
 if [ ! -x "$fuzzer" ]; then
-	echo "ok 1 - fuzz-parse # SKIP not built: no clang with libFuzzer"
+	echo "not ok 1 - fuzz-parse: $fuzzer not built (make fuzz-build)"
 	echo "1..1"
-	exit 0
+	exit 1
 fi
 mkdir -p "$out/corpus"
 log=$out/fuzz.log
