@@ -116,6 +116,8 @@ static int task_diag(__u64 strategy, __u64 show)
 		for (; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
 			struct task_diag_msg *m = NLMSG_DATA(h);
 
+			if (h->nlmsg_type == NLMSG_DONE)
+				break;
 			tasks += !(m->flags & TASK_DIAG_FLAG_CONT);
 		}
 	}

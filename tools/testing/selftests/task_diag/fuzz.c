@@ -81,7 +81,7 @@ static unsigned int below(struct fuzzer *f, unsigned int n)
 static bool errno_expected(int err)
 {
 	switch (err) {
-	case EINVAL: case EBUSY: case ESRCH: case EMSGSIZE:
+	case EINVAL: case EBUSY: case ESRCH: case EMSGSIZE: case E2BIG:
 	case EFAULT: case EBADF:
 		return true;
 	default:
@@ -369,7 +369,8 @@ static void merge(struct fuzz_stats *to, const struct fuzz_stats *from)
 
 static void report(const struct fuzz_stats *st, double secs)
 {
-	static const int errs[] = { EINVAL, EBUSY, ESRCH, EMSGSIZE, EFAULT, EBADF };
+	static const int errs[] = { EINVAL, E2BIG, EBUSY, ESRCH, EMSGSIZE, EFAULT,
+				    EBADF };
 	size_t i;
 
 	ksft_print_msg("seed %llu: %d threads x %lu iterations on %d fds in %.1f s\n",

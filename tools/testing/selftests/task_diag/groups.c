@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -764,6 +765,113 @@ TEST_F(groups, statm_matches_proc)
 		td_dump_free(&d);
 	}
 	EXPECT_NO_DIFF(&df);
+}
+
+/* Field @nr (1-based, as proc(5) numbers them) of /proc/self/stat */
+static unsigned long long self_stat_field(int nr)
+{
+	unsigned long long v = 0;
+	char *buf, *p;
+	int i;
+
+	buf = read_file("/proc/self/stat", NULL);
+	p = buf ? strrchr(buf, ')') : NULL;
+	for (i = 2; p && i < nr; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		v = strtoull(p + 1, NULL, 10);
+	free(buf);
+	return v;
+}
+
+/* Claim a code segment 1 MiB larger than anything mapped executable */
+static int grow_code_segment(void *arg)
+{
+	unsigned long start_code = self_stat_field(26);
+	unsigned long long exe, lib;
+
+	if (!start_code || proc_status_ull(getpid(), "VmExe", 10, &exe) ||
+	    proc_status_ull(getpid(), "VmLib", 10, &lib))
+		return -1;
+	return prctl(PR_SET_MM, PR_SET_MM_END_CODE,
+		     start_code + ((exe + lib) << 10) + (1UL << 20), 0, 0);
+}
+
+/*
+ * A code segment larger than exec_vm (PR_SET_MM here; mprotect or munmap
+ * of text do the same): text and lib are VmExe and VmLib of status, never
+ * an underflow.
+ */
+TEST(statm_text_clamped_to_exec_vm)
+{
+	unsigned long long v[7], exe, lib;
+	struct td_dump d;
+	pid_t pid;
+
+	TD_SKIP_IF_MISSING();
+	TD_SKIP_IF_NOT_ROOT();	/* PR_SET_MM needs CAP_SYS_RESOURCE */
+	pid = spawn_child(grow_code_segment, NULL);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, proc_read_statm(pid, v));
+	ASSERT_EQ(0, proc_status_ull(pid, "VmExe", 10, &exe));
+	ASSERT_EQ(0, proc_status_ull(pid, "VmLib", 10, &lib));
+	/* statm's text is the whole segment, beyond exec_vm */
+	EXPECT_LT((exe + lib) / 4, v[3]);
+
+	dump_one(_metadata, &d, TASK_DIAG_SHOW_STATM, pid);
+	EXPECT_EQ(exe, d.tasks[0].statm.text * 4);
+	EXPECT_EQ(lib, d.tasks[0].statm.lib * 4);
+	EXPECT_GE((exe + lib) / 4, d.tasks[0].statm.lib);
+	td_dump_free(&d);
+	kill_reap(pid);
+}
+
+/* Page out SWAP_PAGES anonymous pages from CPU 0, below a per-CPU batch */
+#define SWAP_PAGES	16
+
+static int page_out_some(void *arg)
+{
+	size_t len = SWAP_PAGES * sysconf(_SC_PAGESIZE);
+	cpu_set_t cpus;
+	char *p;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		return -1;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	memset(p, 1, len);
+	return madvise(p, len, MADV_PAGEOUT);
+}
+
+/*
+ * Swap entries are counted per CPU and folded into the total in batches:
+ * STATM's swap is the exact sum, VmSwap of status, not the total so far.
+ */
+TEST(statm_swap_exact)
+{
+	unsigned long long swap_kb;
+	struct td_dump d;
+	pid_t pid;
+
+	TD_SKIP_IF_MISSING();
+	TD_SKIP_IF_NOT_ROOT();	/* swapon */
+	ASSERT_EQ(0, system("mkswap /dev/ram0 >/dev/null && swapon /dev/ram0"))
+		TH_LOG("swap on /dev/ram0 (CONFIG_BLK_DEV_RAM, CONFIG_SWAP)");
+	pid = spawn_child(page_out_some, NULL);
+	EXPECT_LT(0, pid);
+	if (pid > 0) {
+		EXPECT_EQ(0, proc_status_ull(pid, "VmSwap", 10, &swap_kb));
+		EXPECT_EQ(SWAP_PAGES * sysconf(_SC_PAGESIZE) / 1024, swap_kb);
+		dump_one(_metadata, &d, TASK_DIAG_SHOW_STATM, pid);
+		EXPECT_EQ(swap_kb, d.tasks[0].statm.swap * 4);
+		td_dump_free(&d);
+		kill_reap(pid);
+	}
+	EXPECT_EQ(0, system("swapoff /dev/ram0"));
 }
 
 /* Only the groups asked for are sent (the children all have an mm) */

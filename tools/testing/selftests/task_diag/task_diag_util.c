@@ -387,6 +387,29 @@ static void td_feed_msg(struct td_dump *d, const char *p, size_t len)
 	d->pending = t - d->tasks;
 }
 
+/* The NLMSG_DONE that ends every answer: once, last, payload 0 */
+static void td_feed_done(struct td_dump *d, const char *p,
+			 const struct nlmsghdr *nlh)
+{
+	int payload;
+
+	if (d->done)
+		td_err(d, "read %u: a second NLMSG_DONE", d->nr_reads);
+	d->done = true;
+	if (nlh->nlmsg_len != NLMSG_LENGTH(sizeof(int))) {
+		td_err(d, "NLMSG_DONE of nlmsg_len %u", nlh->nlmsg_len);
+		return;
+	}
+	memcpy(&payload, p + NLMSG_HDRLEN, sizeof(payload));
+	if (payload || !(nlh->nlmsg_flags & NLM_F_MULTI) ||
+	    nlh->nlmsg_seq != d->seq)
+		td_err(d, "NLMSG_DONE with payload %d, flags %#x, seq %#x",
+		       payload, nlh->nlmsg_flags, nlh->nlmsg_seq);
+	if (d->pending >= 0)
+		td_err(d, "NLMSG_DONE while pid %u was continued",
+		       d->tasks[d->pending].pid);
+}
+
 /* Walk the messages returned by one read() */
 void td_dump_feed(struct td_dump *d, const void *buf, size_t len)
 {
@@ -406,6 +429,15 @@ void td_dump_feed(struct td_dump *d, const void *buf, size_t len)
 			return;
 		}
 		memcpy(&nlh, p + off, sizeof(nlh));
+		if (d->done)
+			td_err(d, "read %u: a message after NLMSG_DONE",
+			       d->nr_reads);
+		if (nlh.nlmsg_type == NLMSG_DONE &&
+		    nlh.nlmsg_len >= NLMSG_HDRLEN && nlh.nlmsg_len <= len - off) {
+			td_feed_done(d, p + off, &nlh);
+			off += NLMSG_ALIGN(nlh.nlmsg_len);
+			continue;
+		}
 		if (nlh.nlmsg_len < hdr || nlh.nlmsg_len > len - off) {
 			td_err(d, "read %u: message at %zu has nlmsg_len %u, %zu bytes left",
 			       d->nr_reads, off, nlh.nlmsg_len, len - off);
@@ -433,6 +465,8 @@ ssize_t td_read_once(int fd, struct td_dump *d, size_t bufsize)
 		td_dump_feed(d, buf, ret);
 	else if (ret == 0 && !d->finished) {
 		d->finished = true;
+		if (!d->done)
+			td_err(d, "response ended without NLMSG_DONE");
 		if (d->pending >= 0)
 			td_err(d, "response ended while pid %u was continued",
 			       d->tasks[d->pending].pid);

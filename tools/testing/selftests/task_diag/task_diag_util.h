@@ -16,8 +16,8 @@
 
 #define TD_PATH		"/proc/task-diag"
 
-/* The shortest request the kernel accepts */
-#define TD_REQ_MIN	(NLMSG_HDRLEN + sizeof(struct task_diag_pid))
+/* The shortest request the kernel accepts (i386 v3 callers send it) */
+#define TD_REQ_MIN	(NLMSG_HDRLEN + TASK_DIAG_PID_SIZE_VER0)
 /* The request length v3 clients send: the payload padded like an attribute */
 #define TD_REQ_LEN	(NLMSG_HDRLEN + \
 			 NLA_ALIGN(NLA_HDRLEN + sizeof(struct task_diag_pid)))
@@ -75,6 +75,7 @@ struct td_dump {
 	size_t nr_bytes;
 	size_t max_read;		/* largest read() result */
 	bool finished;			/* a read() returned 0 */
+	bool done;			/* the NLMSG_DONE that ends it was read */
 	long pending;			/* task whose description goes on, or -1 */
 	unsigned int pending_group;	/* last attribute of its last message */
 	unsigned int nr_errors;		/* protocol violations found */

@@ -194,7 +194,10 @@ void statm_diff(const struct td_task *t, pid_t pid, struct td_diff *df)
 	diff_ull(df, pid, "statm size", s->total_vm, v[0]);
 	diff_ull(df, pid, "statm resident", s->total_rss, v[1]);
 	diff_ull(df, pid, "statm shared", s->file + s->shmem, v[2]);
-	diff_ull(df, pid, "statm text", s->text, v[3]);
+	/* text is VmExe (below); statm's text is the whole code segment */
+	if (s->text > v[3])
+		diff_add(df, "pid %d: text %llu above statm text %llu", pid,
+			 (unsigned long long)s->text, v[3]);
 	diff_ull(df, pid, "statm data", s->data_vm + s->stack_vm, v[5]);
 	diff_ull(df, pid, "total_rss = anon + file + shmem",
 		 s->anon + s->file + s->shmem, s->total_rss);

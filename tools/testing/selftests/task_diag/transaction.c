@@ -287,6 +287,19 @@ static void expect_usable(struct __test_metadata *_metadata, int fd)
 	td_dump_free(&d);
 }
 
+/* The answer to the ONE request of the test just written: itself */
+static void expect_self(struct __test_metadata *_metadata, int fd)
+{
+	struct td_dump d;
+
+	td_dump_init(&d, TASK_DIAG_SHOW_BASE, 1);
+	EXPECT_EQ(0, td_read_all(fd, &d, 4096));
+	TD_EXPECT_CLEAN(&d);
+	ASSERT_EQ(1U, d.nr_tasks);
+	EXPECT_EQ((__u32)getpid(), d.tasks[0].pid);
+	td_dump_free(&d);
+}
+
 TEST_F(txn, short_write_einval)
 {
 	static const size_t lens[] = { 1, NLMSG_HDRLEN - 1, NLMSG_HDRLEN,
@@ -336,7 +349,6 @@ TEST_F(txn, padded_requests_accepted)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
 	size_t lens[] = { TD_REQ_MIN, TD_REQ_LEN, 128, page };
-	struct td_dump d;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(lens); i++) {
@@ -345,13 +357,125 @@ TEST_F(txn, padded_requests_accepted)
 				    TASK_DIAG_SHOW_BASE, TASK_DIAG_DUMP_ONE,
 				    getpid()))
 			TH_LOG("write of %zu bytes: %m", lens[i]);
-		td_dump_init(&d, TASK_DIAG_SHOW_BASE, 1);
-		EXPECT_EQ(0, td_read_all(self->fd, &d, 4096));
-		TD_EXPECT_CLEAN(&d);
-		ASSERT_EQ(1U, d.nr_tasks);
-		EXPECT_EQ((__u32)getpid(), d.tasks[0].pid);
-		td_dump_free(&d);
+		expect_self(_metadata, self->fd);
 	}
+}
+
+/* write() @len bytes of a good request with byte @off set to @val */
+static ssize_t write_with_byte(int fd, size_t len, size_t off,
+			       unsigned char val)
+{
+	unsigned char *buf = calloc(1, len);
+	ssize_t ret;
+	int err;
+
+	if (!buf)
+		return -1;
+	td_req_fill(buf, len, TASK_DIAG_SHOW_BASE, TASK_DIAG_DUMP_ONE,
+		    getpid(), 1);
+	buf[off] = val;
+	ret = write(fd, buf, len);
+	err = errno;
+	free(buf);
+	errno = err;
+	return ret;
+}
+
+/* The request an i386 program sends: 20 bytes of payload, no tail padding */
+TEST_F(txn, i386_request_size_accepted)
+{
+	EXPECT_EQ(36, TD_REQ_MIN);
+	EXPECT_EQ((ssize_t)TD_REQ_MIN,
+		  write_raw(self->fd, TD_REQ_MIN, TD_REQ_MIN,
+			    TASK_DIAG_SHOW_BASE, TASK_DIAG_DUMP_ONE, getpid()))
+		TH_LOG("write of %zu bytes: %m", (size_t)TD_REQ_MIN);
+	expect_self(_metadata, self->fd);
+}
+
+/* Bytes beyond what the kernel knows: zero is fine, anything else E2BIG */
+TEST_F(txn, unknown_tail_e2big)
+{
+	static const size_t offs[] = { NLMSG_HDRLEN + 28, NLMSG_HDRLEN + 32,
+				       NLMSG_HDRLEN + 63 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(offs); i++) {
+		EXPECT_EQ(-1, write_with_byte(self->fd, 80, offs[i], 1));
+		EXPECT_EQ(E2BIG, errno) TH_LOG("non-zero byte at %zu", offs[i]);
+	}
+	EXPECT_EQ(80, write_with_byte(self->fd, 80, 79, 0));
+	expect_self(_metadata, self->fd);
+}
+
+/*
+ * What the v3 example client sends: no type, and whatever its stack held
+ * in the padding of the payload up to the 28 bytes of an attribute
+ */
+TEST_F(txn, v3_request_padding_ignored)
+{
+	unsigned char buf[TD_REQ_LEN];
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct td_dump d;
+
+	td_req_fill(buf, sizeof(buf), TASK_DIAG_SHOW_BASE,
+		    TASK_DIAG_DUMP_CHILDREN, getpid(), 1);
+	nlh->nlmsg_type = 0;
+	memset(buf + NLMSG_HDRLEN + 20, 0xa5, 8);
+	ASSERT_EQ((ssize_t)sizeof(buf), write(self->fd, buf, sizeof(buf)))
+		TH_LOG("write: %m");
+	td_dump_init(&d, TASK_DIAG_SHOW_BASE, 1);
+	ASSERT_EQ(0, td_read_all(self->fd, &d, 4096));
+	TD_EXPECT_CLEAN(&d);
+	EXPECT_TRUE(has_children(self, &d));
+	td_dump_free(&d);
+}
+
+TEST_F(txn, nlmsg_type_checked)
+{
+	static const __u16 bad[] = { NLMSG_NOOP, NLMSG_ERROR, NLMSG_DONE,
+				     0x10, TASK_DIAG_CMD_GET + 1, 0xffff };
+	unsigned char buf[TD_REQ_LEN];
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		td_req_fill(buf, sizeof(buf), TASK_DIAG_SHOW_BASE,
+			    TASK_DIAG_DUMP_ONE, getpid(), 1);
+		nlh->nlmsg_type = bad[i];
+		EXPECT_EQ(-1, write(self->fd, buf, sizeof(buf)));
+		EXPECT_EQ(EINVAL, errno) TH_LOG("nlmsg_type %#x", bad[i]);
+	}
+	expect_usable(_metadata, self->fd);
+}
+
+/* NLMSG_DONE ends the answer; when it does not fit, a read of its own */
+TEST_F(txn, done_alone_when_no_room)
+{
+	char buf[4096];
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	ssize_t all, len;
+
+	ASSERT_EQ(0, td_request(self->fd, TASK_DIAG_SHOW_BASE,
+				TASK_DIAG_DUMP_ONE, getpid(), 7));
+	all = read(self->fd, buf, sizeof(buf));
+	ASSERT_LT((ssize_t)NLMSG_LENGTH(sizeof(int)), all);
+	nlh = (struct nlmsghdr *)(buf + all - NLMSG_LENGTH(sizeof(int)));
+	EXPECT_EQ(NLMSG_DONE, nlh->nlmsg_type);
+	EXPECT_EQ(0, read(self->fd, buf, sizeof(buf)));
+
+	ASSERT_EQ(0, td_request(self->fd, TASK_DIAG_SHOW_BASE,
+				TASK_DIAG_DUMP_ONE, getpid(), 7));
+	len = read(self->fd, buf, all - NLMSG_LENGTH(sizeof(int)));
+	EXPECT_EQ(all - (ssize_t)NLMSG_LENGTH(sizeof(int)), len);
+	nlh = (struct nlmsghdr *)buf;
+	EXPECT_EQ(TASK_DIAG_CMD_GET, nlh->nlmsg_type);
+	len = read(self->fd, buf, sizeof(buf));
+	ASSERT_EQ((ssize_t)NLMSG_LENGTH(sizeof(int)), len);
+	EXPECT_EQ(NLMSG_DONE, nlh->nlmsg_type);
+	EXPECT_EQ(7U, nlh->nlmsg_seq);
+	EXPECT_NE(0, nlh->nlmsg_flags & NLM_F_MULTI);
+	EXPECT_EQ(0, *(int *)NLMSG_DATA(nlh));
+	EXPECT_EQ(0, read(self->fd, buf, sizeof(buf)));
 }
 
 TEST_F(txn, unknown_strategy_einval)
@@ -473,9 +597,12 @@ TEST_F(txn, system_wide_ignore_pid)
 	}
 }
 
-/* Every message: TASK_DIAG_CMD_GET, NLM_F_MULTI, the request's seq */
+/*
+ * Every message: TASK_DIAG_CMD_GET, NLM_F_MULTI, the request's seq; the
+ * last one of the answer NLMSG_DONE (*@done), nothing after it
+ */
 static int check_headers(const char *buf, ssize_t len, __u32 seq,
-			 unsigned int *nr)
+			 unsigned int *nr, bool *done)
 {
 	const struct nlmsghdr *nlh;
 	ssize_t off = 0;
@@ -483,10 +610,13 @@ static int check_headers(const char *buf, ssize_t len, __u32 seq,
 	while (off < len) {
 		nlh = (const struct nlmsghdr *)(buf + off);
 		if (len - off < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN ||
-		    nlh->nlmsg_len > len - off)
+		    nlh->nlmsg_len > len - off || *done)
 			return -1;
-		if (nlh->nlmsg_type != TASK_DIAG_CMD_GET ||
-		    !(nlh->nlmsg_flags & NLM_F_MULTI) || nlh->nlmsg_seq != seq)
+		if (nlh->nlmsg_type == NLMSG_DONE)
+			*done = true;
+		else if (nlh->nlmsg_type != TASK_DIAG_CMD_GET)
+			return -1;
+		if (!(nlh->nlmsg_flags & NLM_F_MULTI) || nlh->nlmsg_seq != seq)
 			return -1;
 		off += NLMSG_ALIGN(nlh->nlmsg_len);
 		(*nr)++;
@@ -497,9 +627,10 @@ static int check_headers(const char *buf, ssize_t len, __u32 seq,
 TEST_F(txn, message_headers)
 {
 	static const __u32 seqs[] = { 0, 0xdeadbeef, 0xffffffff };
-	unsigned int nr;
 	char *buf = malloc(4096);
+	unsigned int nr;
 	ssize_t len;
+	bool done;
 	size_t i;
 
 	ASSERT_NE(NULL, buf);
@@ -507,11 +638,14 @@ TEST_F(txn, message_headers)
 		ASSERT_EQ(0, td_request(self->fd, TASK_DIAG_SHOW_BASE,
 					TASK_DIAG_DUMP_ALL, 0, seqs[i]));
 		nr = 0;
+		done = false;
 		while ((len = read(self->fd, buf, 4096)) > 0) {
-			EXPECT_EQ(0, check_headers(buf, len, seqs[i], &nr))
+			EXPECT_EQ(0, check_headers(buf, len, seqs[i], &nr,
+						   &done))
 				TH_LOG("seq %#x, message %u", seqs[i], nr);
 		}
 		EXPECT_EQ(0, len);
+		EXPECT_TRUE(done);
 		/* the 3 children and the test at least */
 		EXPECT_GE(nr, NR_CHILDREN + 1U);
 	}
