@@ -4,8 +4,10 @@
  * fork, exec, mmap/munmap/mprotect, change their comm, start threads and
  * exit as fast as they can.  No dump may break the protocol, report a task
  * twice, or miss a task that lived through it: the anchors (long-lived
- * threaded processes) and every process that /proc listed, with the same
- * start time, both before and after an ALL dump.
+ * processes whose long-lived threads see short-lived threads come and go
+ * among them), each of their long-lived threads, and every process that
+ * /proc listed, with the same start time, both before and after an ALL
+ * dump.
  *
  * usage: stress [-d SECONDS]; TD_STRESS_SECS in the environment overrides
  * the default duration (20 s).  Each strategy runs at least twice, once
@@ -32,7 +34,7 @@
 #include "test_util.h"
 
 #define NR_ANCHORS	6
-#define ANCHOR_THREADS	4
+#define ANCHOR_THREADS	4	/* long-lived ones; short ones come and go */
 #define MAX_PROCS	4096
 
 enum churn { FORK, EXEC, MMAP, COMM, THREAD, NR_CHURN };
@@ -44,6 +46,10 @@ static const char * const churn_names[NR_CHURN] = {
 
 /* Shared with the churners */
 static unsigned long *counts;
+/* The long-lived threads of each anchor, written by the anchors */
+static pid_t (*anchor_tids)[ANCHOR_THREADS];
+/* Which anchor a child about to be forked is */
+static int anchor_nr;
 
 struct stress {
 	pid_t anchors[NR_ANCHORS];
@@ -147,6 +153,35 @@ static void churn_thread(void)
 	}
 }
 
+static void *anchor_sleeper(void *arg)
+{
+	anchor_tids[anchor_nr][(long)arg] = gettid();
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * An anchor: ANCHOR_THREADS long-lived threads, the main one of which
+ * starts and joins short-lived threads without end, so that threads exit
+ * next to the long-lived ones while they are described.
+ */
+static void anchor_loop(void)
+{
+	pthread_t th;
+	long i;
+
+	for (i = 1; i < ANCHOR_THREADS; i++)
+		if (pthread_create(&th, NULL, anchor_sleeper, (void *)i))
+			_exit(1);
+	anchor_tids[anchor_nr][0] = gettid();
+	for (;;) {
+		if (!pthread_create(&th, NULL, short_thread, NULL) &&
+		    !pthread_join(th, NULL))
+			count(THREAD);
+	}
+}
+
 static void (* const churn_fns[NR_CHURN])(void) = {
 	churn_fork, churn_exec, churn_mmap, churn_comm, churn_thread,
 };
@@ -214,21 +249,11 @@ static void check_each_once(struct stress *s, struct td_dump *d,
 			     td_count(d, pids[i]));
 }
 
-/* The threads of the anchor @pid, each once */
-static void check_threads(struct stress *s, struct td_dump *d, pid_t pid,
+/* The long-lived threads of anchor @i, each once */
+static void check_threads(struct stress *s, struct td_dump *d, int i,
 			  const char *what)
 {
-	pid_t *tids;
-	int n = proc_tids(pid, &tids);
-
-	if (n != ANCHOR_THREADS) {
-		fail(s, "anchor %d has %d threads", pid, n);
-		if (n > 0)
-			free(tids);
-		return;
-	}
-	check_each_once(s, d, tids, n, what);
-	free(tids);
+	check_each_once(s, d, anchor_tids[i], ANCHOR_THREADS, what);
 }
 
 /* Round r dumps with strategies[r % NR_STRATEGIES], alternating read sizes */
@@ -243,7 +268,8 @@ static void one_dump(struct stress *s, unsigned long round)
 {
 	static struct proc_snap before, after;
 	__u64 strategy = strategies[round % NR_STRATEGIES];
-	pid_t anchor = s->anchors[round % NR_ANCHORS];
+	int a = round % NR_ANCHORS;
+	pid_t anchor = s->anchors[a];
 	size_t bufsize = (round / NR_STRATEGIES) % 2 ? 65536 : TD_BUF_SMALL;
 	__u32 pid = strategy == TASK_DIAG_DUMP_CHILDREN ? getpid() : anchor;
 	struct td_dump d;
@@ -270,14 +296,14 @@ static void one_dump(struct stress *s, unsigned long round)
 		check_each_once(s, &d, s->anchors, NR_ANCHORS, "ALL");
 		break;
 	case TASK_DIAG_DUMP_ALL_THREAD:
-		check_threads(s, &d, anchor, "ALL_THREAD");
+		check_threads(s, &d, a, "ALL_THREAD");
 		break;
 	case TASK_DIAG_DUMP_CHILDREN:
 		check_each_once(s, &d, s->anchors, NR_ANCHORS, "CHILDREN");
 		check_each_once(s, &d, s->churners, NR_CHURN, "CHILDREN");
 		break;
 	case TASK_DIAG_DUMP_THREAD:
-		check_threads(s, &d, anchor, "THREAD");
+		check_threads(s, &d, a, "THREAD");
 		break;
 	default:
 		if (d.nr_tasks != 1 || td_count(&d, anchor) != 1)
@@ -286,14 +312,38 @@ static void one_dump(struct stress *s, unsigned long round)
 	td_dump_free(&d);
 }
 
+/* The anchors, once each has written the tids of its long-lived threads */
+static int start_anchors(struct stress *s)
+{
+	int i, j, tries;
+
+	anchor_tids = mmap(NULL, sizeof(*anchor_tids) * NR_ANCHORS,
+			   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			   -1, 0);
+	if (anchor_tids == MAP_FAILED)
+		return -1;
+	for (anchor_nr = 0; anchor_nr < NR_ANCHORS; anchor_nr++) {
+		s->anchors[anchor_nr] = spawn_loop(anchor_loop);
+		if (s->anchors[anchor_nr] < 0)
+			return -1;
+	}
+	for (i = 0; i < NR_ANCHORS; i++)
+		for (j = 0; j < ANCHOR_THREADS; j++)
+			for (tries = 0; !anchor_tids[i][j]; tries++) {
+				if (tries > 10000)
+					return -1;
+				usleep(1000);
+			}
+	return 0;
+}
+
 static int start(struct stress *s)
 {
 	int i;
 
 	counts = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (counts == MAP_FAILED ||
-	    spawn_many(s->anchors, NR_ANCHORS, ANCHOR_THREADS))
+	if (counts == MAP_FAILED || start_anchors(s))
 		return -1;
 	for (i = 0; i < NR_CHURN; i++) {
 		s->churners[i] = spawn_loop(churn_fns[i]);
