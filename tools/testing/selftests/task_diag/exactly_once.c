@@ -269,6 +269,25 @@ TEST_F(thread_group, thread_nonleader_tid_exits)
 }
 
 /*
+ * L and T1 were sent, the walk is to resume at T2: T1 and T2 exit, then
+ * the rest is read with @bufsize reads.  L, T1, T3 and T4 once each.
+ */
+static void exit_cursor_then_read(struct __test_metadata *_metadata,
+				  struct thread_group *g, int fd,
+				  struct td_dump *d, size_t bufsize)
+{
+	ASSERT_EQ(0, group_exit(g, 1));
+	ASSERT_EQ(0, group_exit(g, 2));
+	ASSERT_EQ(0, td_read_all(fd, d, bufsize));
+	TD_EXPECT_CLEAN(d);
+	td_expect_no_dups(_metadata, d);
+	expect_once(_metadata, d, g->tid[0], "L");
+	expect_once(_metadata, d, g->tid[1], "T1");
+	expect_once(_metadata, d, g->tid[3], "T3");
+	expect_once(_metadata, d, g->tid[4], "T4");
+}
+
+/*
  * THREAD of L, two messages a read: after the first read (L, T1; the walk
  * is to resume at T2) T1 and T2 exit.  T3 and T4 must be reported.
  */
@@ -290,15 +309,7 @@ TEST_F(thread_group, thread_cursor_after_exits)
 	ASSERT_EQ((__u32)g->tid[0], d.tasks[0].pid);
 	ASSERT_EQ((__u32)g->tid[1], d.tasks[1].pid);
 
-	ASSERT_EQ(0, group_exit(g, 1));
-	ASSERT_EQ(0, group_exit(g, 2));
-	ASSERT_EQ(0, td_read_all(self->fd, &d, 2 * msg));
-	TD_EXPECT_CLEAN(&d);
-	td_expect_no_dups(_metadata, &d);
-	expect_once(_metadata, &d, g->tid[0], "L");
-	expect_once(_metadata, &d, g->tid[1], "T1");
-	expect_once(_metadata, &d, g->tid[3], "T3");
-	expect_once(_metadata, &d, g->tid[4], "T4");
+	exit_cursor_then_read(_metadata, g, self->fd, &d, 2 * msg);
 	td_dump_free(&d);
 }
 
@@ -326,15 +337,7 @@ TEST_F(thread_group, all_thread_cursor_after_exits)
 	ASSERT_LE(2U, d.nr_tasks);
 	ASSERT_EQ((__u32)g->tid[0], d.tasks[d.nr_tasks - 2].pid);
 
-	ASSERT_EQ(0, group_exit(g, 1));
-	ASSERT_EQ(0, group_exit(g, 2));
-	ASSERT_EQ(0, td_read_all(self->fd, &d, TD_BUF_SMALL));
-	TD_EXPECT_CLEAN(&d);
-	td_expect_no_dups(_metadata, &d);
-	expect_once(_metadata, &d, g->tid[0], "L");
-	expect_once(_metadata, &d, g->tid[1], "T1");
-	expect_once(_metadata, &d, g->tid[3], "T3");
-	expect_once(_metadata, &d, g->tid[4], "T4");
+	exit_cursor_then_read(_metadata, g, self->fd, &d, TD_BUF_SMALL);
 	EXPECT_EQ(1U, td_count(&d, getpid()));
 	td_dump_free(&d);
 }
