@@ -8,14 +8,17 @@
 #   make kernel-tree     the build tree with the series as commits to edit
 #   make kernel-export   rewrite kernel/patches/ from that tree
 #   make checkpatch      scripts/checkpatch.pl --strict over the series
+#   make check-configs   every patch with the i386, Debian and option-off
+#                        configs (CHECK_COMMITS=head: the series head only)
 
 SHELL := /bin/bash
 export TASKDIAG_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/taskdiag
 S := scripts
+TOP_TAP_RUN := tools/testing/tap/tap-run
 
 .PHONY: all deps kernel-tree kernel perf selftests test test-host test-guest \
 	kernel-export checkpatch check-bisect bench clean-cache lib fuzz \
-	kernel-debug test-debug
+	kernel-debug test-debug check-configs
 
 all: kernel perf selftests lib
 
@@ -65,3 +68,6 @@ clean-cache:
 
 check-bisect: kernel
 	@$(S)/check-bisect.sh
+
+check-configs: kernel
+	@$(TOP_TAP_RUN) check-configs "$(CURDIR)/$(S)/check-configs.sh"

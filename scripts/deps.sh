@@ -7,7 +7,7 @@ PKGS="linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
 libssl-dev cpio libelf-dev libdw-dev libtraceevent-dev libnl-3-dev
 libnl-genl-3-dev pkg-config rsync xz-utils gcc make git clang
 libclang-rt-14-dev procps strace gnuplot-nox python3 python3-ply python3-git perl
-jq gcc-multilib"
+jq gcc-multilib linux-config-6.12"
 
 missing=""
 for p in $PKGS; do
