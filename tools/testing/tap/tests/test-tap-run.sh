@@ -114,6 +114,26 @@ expect "nested: inner skips keep their reasons" \
 	'^# skipped: outer: inner: b: no hardware$' -- \
 	outer "'$tap_run' inner 'echo 1..2; echo ok 1 - a; echo \"ok 2 - b # SKIP no hardware\"'"
 
+# A result shows while its suite runs: the fake suite waits (5 s at most)
+# for the reader to have seen its first result before it prints the next
+n=$((n + 1))
+mkfifo "$tmp/fifo"
+"$tap_run" fake "echo 1..2; echo ok 1 - a; i=0
+	while [ ! -e '$tmp/seen' ] && [ \$i -lt 50 ]; do sleep 0.1; i=\$((i + 1)); done
+	[ -e '$tmp/seen' ] && echo ok 2 - b || echo not ok 2 - b" >"$tmp/fifo" &
+while IFS= read -r line; do
+	case $line in "ok 1 - fake: a") touch "$tmp/seen" ;; esac
+	printf '%s\n' "$line"
+done <"$tmp/fifo" >"$tmp/out"
+wait $!
+if grep -qx "# 2 passed, 0 failed, 0 skipped" "$tmp/out"; then
+	echo "ok $n - results show while the suite runs"
+else
+	failed=1
+	echo "not ok $n - results show while the suite runs"
+	sed 's/^/#   /' "$tmp/out"
+fi
+
 if "$tap_run" only-a-name >"$tmp/out" 2>&1; then rc=0; else rc=$?; fi
 n=$((n + 1))
 if [ "$rc" = 2 ] && grep -q usage "$tmp/out"; then
