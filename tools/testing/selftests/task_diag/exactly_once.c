@@ -69,6 +69,13 @@ static void __attribute__((constructor)) exec_helper(void)
 }
 
 /* @pid reported exactly once in @d; @name tells it in the log */
+/* close(@fd) of a fixture's descriptor that was opened (>= 0) */
+static void close_open(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
 static void expect_once(struct __test_metadata *_metadata, struct td_dump *d,
 			pid_t pid, const char *name)
 {
@@ -236,8 +243,7 @@ FIXTURE_TEARDOWN(thread_group)
 {
 	int i;
 
-	if (self->fd >= 0)
-		close(self->fd);
+	close_open(self->fd);
 	kill_reap(self->g.tid[0]);
 	for (i = 0; i < MAX_THREADS; i++)
 		if (self->g.quit[i] >= 0)
@@ -412,12 +418,9 @@ FIXTURE_SETUP(parent)
 
 FIXTURE_TEARDOWN(parent)
 {
-	if (self->fd >= 0)
-		close(self->fd);
-	if (self->cmd >= 0)
-		close(self->cmd);
-	if (self->ack >= 0)
-		close(self->ack);
+	close_open(self->fd);
+	close_open(self->cmd);
+	close_open(self->ack);
 	kill_reap(self->p);
 }
 
@@ -609,12 +612,9 @@ FIXTURE_SETUP(cont)
 
 FIXTURE_TEARDOWN(cont)
 {
-	if (self->fd >= 0)
-		close(self->fd);
-	if (self->cmd >= 0)
-		close(self->cmd);
-	if (self->ready >= 0)
-		close(self->ready);
+	close_open(self->fd);
+	close_open(self->cmd);
+	close_open(self->ready);
 	kill_reap(self->p);
 	kill_reap(self->newp);
 }
