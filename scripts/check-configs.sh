@@ -20,11 +20,16 @@ git -C "$TREE" diff --quiet HEAD -- . ':!tools' || die "$TREE has uncommitted ch
 head=$(git -C "$TREE" rev-parse task-diag)
 trap 'git -C "$TREE" checkout -q task-diag' EXIT
 
+# the ARCH= of VARIANT
+arch_of() {
+	if [ "$1" = i386 ]; then echo i386; else echo x86_64; fi
+}
+
 # configure VARIANT in its build directory at the commit checked out
 configure() {
-	local v=$1 obj=$KBUILD-check-$1 arch=x86_64
+	local v=$1 obj=$KBUILD-check-$1 arch
+	arch=$(arch_of "$v")
 	mkdir -p "$obj"
-	[ "$v" = i386 ] && arch=i386
 	if [ "$v" = debian ]; then
 		xz -dc "$DEBIAN_CONFIG" >"$obj/.config"
 		"$TREE/scripts/config" --file "$obj/.config" -e PROC_FS -e TASK_DIAG \
@@ -43,8 +48,8 @@ configure() {
 
 # build VARIANT; the log in $CACHE/check-VARIANT.log
 build() {
-	local v=$1 obj=$KBUILD-check-$1 arch=x86_64 log=$CACHE/check-$1.log
-	[ "$v" = i386 ] && arch=i386
+	local v=$1 obj=$KBUILD-check-$1 arch log=$CACHE/check-$1.log
+	arch=$(arch_of "$v")
 	case $v in
 	debian)
 		make -s -C "$TREE" O="$obj" -j"$JOBS" prepare >"$log" 2>&1 &&

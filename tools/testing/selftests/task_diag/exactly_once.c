@@ -472,19 +472,7 @@ TEST_F(parent, children_cursor_after_reaps)
  */
 static int map_fixed_vmas(void *arg)
 {
-	char *p = (char *)CONT_BASE;
-	int i;
-
-	if (mmap(p, CONT_END - CONT_BASE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
-		 0) != p)
-		return -1;
-	for (i = 0; i < NR_CONT_VMAS; i += 2)
-		p[i * 4096UL] = 1;
-	for (i = 1; i < NR_CONT_VMAS; i += 2)
-		if (mprotect(p + i * 4096UL, 4096, PROT_READ))
-			return -1;
-	return 0;
+	return map_many_vmas_at((void *)CONT_BASE, NR_CONT_VMAS);
 }
 
 /* struct clone_args up to set_tid_size (CLONE_ARGS_SIZE_VER1) */

@@ -767,34 +767,18 @@ TEST_F(groups, statm_matches_proc)
 	EXPECT_NO_DIFF(&df);
 }
 
-/* Field @nr (1-based, as proc(5) numbers them) of /proc/self/stat */
-static unsigned long long self_stat_field(int nr)
-{
-	unsigned long long v = 0;
-	char *buf, *p;
-	int i;
-
-	buf = read_file("/proc/self/stat", NULL);
-	p = buf ? strrchr(buf, ')') : NULL;
-	for (i = 2; p && i < nr; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		v = strtoull(p + 1, NULL, 10);
-	free(buf);
-	return v;
-}
-
 /* Claim a code segment 1 MiB larger than anything mapped executable */
 static int grow_code_segment(void *arg)
 {
-	unsigned long start_code = self_stat_field(26);
 	unsigned long long exe, lib;
+	struct proc_stat st;
 
-	if (!start_code || proc_status_ull(getpid(), "VmExe", 10, &exe) ||
+	if (proc_read_stat(getpid(), 0, &st) || !st.startcode ||
+	    proc_status_ull(getpid(), "VmExe", 10, &exe) ||
 	    proc_status_ull(getpid(), "VmLib", 10, &lib))
 		return -1;
 	return prctl(PR_SET_MM, PR_SET_MM_END_CODE,
-		     start_code + ((exe + lib) << 10) + (1UL << 20), 0, 0);
+		     st.startcode + ((exe + lib) << 10) + (1UL << 20), 0, 0);
 }
 
 /*

@@ -22,26 +22,14 @@
 #define NR_FDS		256
 #define CHUNK		(32 * 1024)	/* the skb a file keeps */
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), ret = -1;
-
-	if (fd >= 0) {
-		ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
-		close(fd);
-	}
-	return ret;
-}
-
+/* The number a file like memory.current holds, or -1 */
 static long long read_ll(const char *path)
 {
-	char buf[64] = "";
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	char *buf = read_file(path, NULL);
+	long long v = buf ? atoll(buf) : -1;
 
-	if (fd >= 0)
-		close(fd);
-	return n > 0 ? atoll(buf) : -1;
+	free(buf);
+	return v;
 }
 
 /* In cgroup @procs: open NR_FDS files, a request and a read on each */

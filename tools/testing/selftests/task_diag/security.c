@@ -628,17 +628,6 @@ TEST(procfs_view_unprivileged)
 	EXPECT_EQ(CHK_OK, run_child(procfs_view_fn, NULL, true));
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
 /*
  * As USERNS_UID, with a sibling of that uid left outside, become root of a
  * new user namespace.  Its own tasks show with their ids mapped (euid 0);

@@ -67,6 +67,18 @@ fail:
 	return NULL;
 }
 
+/* Write @s to the file @path (a sysctl, a cgroup or id map file): 0 or -1 */
+int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
 char *proc_task_path(char *buf, size_t len, pid_t pid, pid_t tid,
 		     const char *file)
 {
@@ -100,11 +112,11 @@ int proc_read_stat(pid_t pid, pid_t tid, struct proc_stat *st)
 		n = sizeof(st->comm) - 1;
 	memcpy(st->comm, open + 1, n);
 	if (sscanf(close + 2,
-		   "%c %d %d %d %*d %*d %*u %llu %llu %llu %llu %llu %llu %llu %llu %*d %*d %ld %*d %llu",
+		   "%c %d %d %d %*d %*d %*u %llu %llu %llu %llu %llu %llu %llu %llu %*d %*d %ld %*d %llu %*u %*d %*u %llu",
 		   &st->state, &st->ppid, &st->pgrp, &st->session,
 		   &st->minflt, &st->cminflt, &st->majflt, &st->cmajflt,
 		   &st->utime, &st->stime, &st->cutime, &st->cstime,
-		   &st->threads, &st->starttime) == 14)
+		   &st->threads, &st->starttime, &st->startcode) == 15)
 		ret = 0;
 out:
 	free(buf);
@@ -507,24 +519,33 @@ int start_threads(int n, const char *name_fmt)
 
 /*
  * Map @n pages as @n VMAs that cannot merge (alternately read-write and
- * read-only), the writable ones faulted in.
+ * read-only), the writable ones faulted in: at @addr exactly, or anywhere
+ * when @addr is NULL.
  */
-int map_many_vmas(int n)
+int map_many_vmas_at(void *addr, int n)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	char *p;
 	int i;
 
-	p = mmap(NULL, n * pg, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = mmap(addr, n * pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS |
+		 (addr ? MAP_FIXED_NOREPLACE : 0), -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
+	if (addr && p != addr)
+		return -EEXIST;		/* kernels before 4.17 took it as a hint */
 	for (i = 0; i < n; i += 2)
 		p[i * pg] = 1;
 	for (i = 1; i < n; i += 2)
 		if (mprotect(p + i * pg, pg, PROT_READ))
 			return -errno;
 	return 0;
+}
+
+int map_many_vmas(int n)
+{
+	return map_many_vmas_at(NULL, n);
 }
 
 /* Stop a child (all its threads) with SIGSTOP: 0 once it is stopped */

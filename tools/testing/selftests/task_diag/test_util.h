@@ -22,6 +22,7 @@ struct proc_stat {
 	unsigned long long utime, stime, cutime, cstime;	/* field 14-17 */
 	long threads;						/* field 20 */
 	unsigned long long starttime;				/* field 22 */
+	unsigned long long startcode;				/* field 26 */
 };
 
 /* One line of /proc/PID/maps, and its smaps counters when read from there */
@@ -44,6 +45,7 @@ struct proc_maps {
 };
 
 char *read_file(const char *path, size_t *len);
+int write_str(const char *path, const char *s);
 char *proc_task_path(char *buf, size_t len, pid_t pid, pid_t tid,
 		     const char *file);
 int proc_read_stat(pid_t pid, pid_t tid, struct proc_stat *st);
@@ -65,6 +67,7 @@ pid_t spawn_loop(void (*loop)(void));
 int spawn_many(pid_t *pids, int n, int nthreads);
 int start_threads(int n, const char *name_fmt);
 int map_many_vmas(int n);
+int map_many_vmas_at(void *addr, int n);
 int stop_child(pid_t pid);
 void kill_reap(pid_t pid);
 void kill_reap_all(pid_t *pids, int n);
