@@ -82,6 +82,15 @@ struct td_dump {
 	char error[512];		/* the first one */
 };
 
+/*
+ * Whether @t came with a TASK_DIAG_VMA attribute, maybe an empty one: a
+ * task reported without it (maps denied, or no mm) has nr_vmas 0 too.
+ */
+static inline bool td_has_vma(const struct td_task *t)
+{
+	return t->groups & TASK_DIAG_SHOW_VMA;
+}
+
 bool td_available(void);
 int td_open(void);
 size_t td_req_fill(void *buf, size_t len, __u64 show_flags, __u64 strategy,
