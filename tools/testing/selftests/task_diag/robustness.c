@@ -2,14 +2,15 @@
 /*
  * What a reader of /proc/task-diag costs the system and how it is
  * bounded: the memory a file keeps is charged to the reader's memory
- * cgroup, reads go on when order-3 pages cannot be had, and a reader
- * that is killed stops walking at once.
+ * cgroup, reads go on when order-3 pages cannot be had, a reader that
+ * is killed stops walking at once, and a long walk lets others run.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #define NOBODY		65534
 #define NR_WALKED	6000		/* processes a killed reader walks */
 #define NR_SMALL_READS	300		/* processes: a dump of many small reads */
+#define NR_VMAS		100000		/* VMAs the exec filter skips */
 #define FAIL_DIR	"/sys/kernel/debug/fail_page_alloc"
 
 /* The number a file like memory.current holds, or -1 */
@@ -329,6 +331,96 @@ TEST(killed_reader_stops_walking)
 		mid = killed_mid_walk(pids[NR_WALKED - 1], walk / 3);
 	EXPECT_TRUE(mid);
 	kill_reap_all(pids, NR_WALKED);
+}
+
+/* A SCHED_FIFO thread that sleeps 1 ms at a time, and how late it woke */
+struct rt_probe {
+	volatile bool stop;
+	volatile double worst;		/* s */
+};
+
+static void *rt_probe_fn(void *arg)
+{
+	struct timespec ts = { .tv_nsec = 1000000 };
+	struct rt_probe *p = arg;
+	double t, late;
+
+	while (!p->stop) {
+		t = now_s();
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+		late = now_s() - t - 1e-3;
+		if (late > p->worst)
+			p->worst = late;
+	}
+	return NULL;
+}
+
+/* Start rt_probe_fn() on CPU 0, where the caller runs too */
+static int rt_probe_start(pthread_t *th, struct rt_probe *p)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	pthread_attr_t attr;
+	cpu_set_t cpu;
+	int err;
+
+	CPU_ZERO(&cpu);
+	CPU_SET(0, &cpu);
+	if (sched_setaffinity(0, sizeof(cpu), &cpu))
+		return errno;
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(cpu), &cpu);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &sp);
+	err = pthread_create(th, &attr, rt_probe_fn, p);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+/* A child with NR_VMAS mappings, none executable but its program's */
+static int many_vmas_fn(void *arg)
+{
+	return map_many_vmas(NR_VMAS) ? 1 : 0;
+}
+
+/*
+ * With TASK_DIAG_SHOW_VMA_EXEC the walk of a task's VMAs may skip them
+ * all without sending anything: it must still let other tasks run
+ * (cond_resched()), or on a kernel without preemption a real-time task
+ * of the same CPU waits for the whole walk.
+ */
+TEST(vma_exec_filter_lets_others_run)
+{
+	struct rt_probe probe = {};
+	struct td_dump d;
+	double t, walk;
+	pthread_t th;
+	pid_t child;
+
+	TD_SKIP_IF_MISSING();
+	TD_SKIP_IF_NOT_ROOT();
+	ASSERT_EQ(0, write_str("/proc/sys/vm/max_map_count", "262144"));
+	child = spawn_child(many_vmas_fn, NULL);
+	ASSERT_LT(0, child);
+	ASSERT_EQ(0, rt_probe_start(&th, &probe));
+	usleep(50000);
+	probe.worst = 0;
+
+	t = now_s();
+	ASSERT_EQ(0, td_dump(&d, TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA |
+			     TASK_DIAG_SHOW_VMA_EXEC, TASK_DIAG_DUMP_ONE,
+			     child, TD_BUF_BIG));
+	walk = now_s() - t;
+	probe.stop = true;
+	pthread_join(th, NULL);
+	TD_EXPECT_CLEAN(&d);
+	EXPECT_EQ(1U, d.nr_tasks);
+	td_dump_free(&d);
+	kill_reap(child);
+
+	TH_LOG("walk of %d VMAs: %.1f ms; a 1 ms sleeper on its CPU woke up to %.1f ms late",
+	       NR_VMAS, walk * 1e3, probe.worst * 1e3);
+	EXPECT_GT(walk / 2 + 2e-3, probe.worst);
 }
 
 TEST_HARNESS_MAIN
