@@ -306,7 +306,19 @@ static bool killed_mid_walk(pid_t last, double delay)
  * end, root would get nothing; had it not begun, everything.  The kill
  * comes at a third of the walk's time, a few times if it misses.
  */
-TEST(killed_reader_stops_walking)
+/* Thousands of processes: minutes on a debug kernel */
+FIXTURE(many) {
+};
+
+FIXTURE_SETUP(many)
+{
+}
+
+FIXTURE_TEARDOWN(many)
+{
+}
+
+TEST_F_TIMEOUT(many, killed_reader_stops_walking, 900)
 {
 	static pid_t pids[NR_WALKED];
 	bool mid = false;
@@ -389,7 +401,7 @@ static int many_vmas_fn(void *arg)
  * (cond_resched()), or on a kernel without preemption a real-time task
  * of the same CPU waits for the whole walk.
  */
-TEST(vma_exec_filter_lets_others_run)
+TEST_F_TIMEOUT(many, vma_exec_filter_lets_others_run, 900)
 {
 	struct rt_probe probe = {};
 	struct td_dump d;
