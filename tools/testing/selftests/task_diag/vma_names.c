@@ -61,17 +61,11 @@ static int make_deep_file(int dirfd, int depth, char c, size_t len)
 	return next;
 }
 
-/* A child that maps @fd and waits to be killed */
-static pid_t spawn_mapper(int fd)
+/* In a spawn_child(): map the file of *@arg */
+static int map_fd_fn(void *arg)
 {
-	pid_t pid = fork();
-
-	if (pid)
-		return pid;
-	if (mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED)
-		_exit(1);
-	for (;;)
-		pause();
+	return mmap(NULL, 4096, PROT_READ, MAP_SHARED, *(int *)arg, 0) ==
+	       MAP_FAILED;
 }
 
 /* The name /proc/PID/maps gives the mapping in @pid ending in @tail */
@@ -131,10 +125,9 @@ static void check_deep(struct __test_metadata *_metadata, int dirfd,
 	fd = make_deep_file(dirfd, depth, c, len);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, fstat(fd, &st));
-	pid = spawn_mapper(fd);
+	pid = spawn_child(map_fd_fn, &fd);
 	close(fd);
 	ASSERT_GT(pid, 0);
-	usleep(100000);		/* let it map */
 
 	want = maps_name(pid, "/f");
 	ASSERT_NE(NULL, want) {
