@@ -1,22 +1,26 @@
 #!/bin/bash
-# Build perf (minimal feature set) from the prepared tree into the cache.
+# build-perf.sh [no-taskdiag]: build perf from the prepared tree into the
+# cache as distributions build it: every feature Debian has the libraries
+# for (libtraceevent, libdw, libelf, python, perl, libbpf with BPF
+# skeletons, slang, libunwind, zstd, numa, capstone, libpfm4...) and
+# WERROR=1, with no kernel headers but tools/include's.  With no-taskdiag:
+# the same build with NO_TASKDIAG=1, in a directory of its own.
 . "$(dirname "$0")/common.sh"
 
-obj=$KBUILD-task-diag
-khdr="-isystem $obj/usr/include"
-mkdir -p "$PERFBUILD"
-note "installing kernel headers"
-make -s -C "$TREE" O="$obj" headers >/dev/null
-note "building perf"
-make -s -C "$TREE/tools/perf" O="$PERFBUILD" -j"$JOBS" WERROR=0 \
-	EXTRA_CFLAGS="$khdr" KHDR_INCLUDES="$khdr" \
-	NO_SHELLCHECK=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JEVENTS=1 \
-	NO_LIBTRACEEVENT=1 NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_LIBUNWIND=1 \
-	NO_LIBDW_DWARF_UNWIND=1 NO_DWARF=1 NO_SLANG=1 NO_LIBNUMA=1 \
-	NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_CAPSTONE=1 NO_LIBPFM4=1 \
-	NO_LIBBABELTRACE=1 NO_LIBDEBUGINFOD=1 NO_LIBLLVM=1 NO_SDT=1 \
-	NO_JVMTI=1 NO_AIO=1 NO_LIBAUDIT=1 NO_DEMANGLE=1 NO_GTK2=1 \
-	${PERF_MAKE_FLAGS:-} >"$CACHE/perf-build.log" 2>&1 ||
-	{ tail -n 40 "$CACHE/perf-build.log" >&2; die "perf build failed (log: $CACHE/perf-build.log)"; }
-ln -sf "$PERFBUILD/perf" "$OUT/perf"
+variant=${1:-}
+case $variant in
+"") dir=$PERFBUILD; flags=() ;;
+no-taskdiag) dir=$PERFBUILD-no-taskdiag; flags=(NO_TASKDIAG=1) ;;
+*) die "usage: build-perf.sh [no-taskdiag]" ;;
+esac
+log=$CACHE/perf-build${variant:+-$variant}.log
+mkdir -p "$dir"
+note "building perf${variant:+ ($variant)}"
+# NO_SHELLCHECK: the shell tests are upstream's; NO_JEVENTS=0 is the default
+# shellcheck disable=SC2086
+make -s -C "$TREE/tools/perf" O="$dir" -j"$JOBS" WERROR=1 NO_SHELLCHECK=1 \
+	"${flags[@]}" ${PERF_MAKE_FLAGS:-} >"$log" 2>&1 ||
+	{ tail -n 40 "$log" >&2; die "perf build failed (log: $log)"; }
+[ -n "$variant" ] && { echo "$dir/perf"; exit 0; }
+ln -sf "$dir/perf" "$OUT/perf"
 echo "$OUT/perf"

@@ -17,6 +17,7 @@ suites=()
 if [ "${1:-}" != guest ]; then
 	suites+=(runner "'$TOP/tools/testing/tap/tests/test-tap-run.sh'"
 		 checkpatch "'$TOP/scripts/checkpatch.sh'"
+		 perf-builds "'$TOP/scripts/check-perf-builds.sh'"
 		 libtaskdiag "'$TOP/scripts/build-lib.sh' test")
 fi
 suites+=("guest-$TEST_KPROFILE" "$guest")

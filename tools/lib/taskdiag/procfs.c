@@ -249,6 +249,9 @@ static int td_procfs_request(struct taskdiag *td)
 				      "no %s/children: CONFIG_PROC_CHILDREN=n",
 				      t.dir);
 		break;
+	default:
+		return td_err(td, -EINVAL, "unknown strategy %llu",
+			      (unsigned long long)td->strategy);
 	}
 	if (err == -ENOENT || err == -ESRCH)
 		return td_err(td, -ESRCH, "pid %u: no such task", td->pid);

@@ -122,8 +122,9 @@ static int td_status_value(struct td_pstatus *ps,
 		if (k->off == TD_PS(vm[TD_VM_SIZE]))
 			ps->has_mm = true;
 		return td_parse_ull(val, 10, (unsigned long long *)p);
+	default:
+		return -EBADMSG;
 	}
-	return -EBADMSG;
 }
 
 static int td_status_line(struct td_pstatus *ps, const char *line)

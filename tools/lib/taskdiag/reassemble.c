@@ -25,10 +25,11 @@ static int td_reasm_attr(struct taskdiag *td, const struct td_attr *a)
 		return td_task_set_group(td, a->type, a->data, a->len);
 	case TASK_DIAG_VMA:
 		return td_vma_parse_attr(td, a->data, a->len);
+	default:
+		td_log(TASKDIAG_LOG_DEBUG, "pid %u: unknown attribute %u skipped",
+		       td->task.pid, a->type);
+		return 0;
 	}
-	td_log(TASKDIAG_LOG_DEBUG, "pid %u: unknown attribute %u skipped",
-	       td->task.pid, a->type);
-	return 0;
 }
 
 static int td_reasm_attrs(struct taskdiag *td, const struct td_tmsg *tm)

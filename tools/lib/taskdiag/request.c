@@ -81,6 +81,7 @@ int taskdiag__next(struct taskdiag *td, struct taskdiag_task **task)
 	case TD_FAILED:
 		return td->error;
 	case TD_ACTIVE:
+	default:
 		break;
 	}
 

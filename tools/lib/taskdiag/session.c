@@ -90,8 +90,9 @@ static int td_setup(struct taskdiag *td, const struct taskdiag_opts *opts)
 		return td_use_kernel(td, opts->buf_size);
 	case TASKDIAG_BACKEND_PROCFS:
 		return td_procfs_open(td);
+	default:
+		return -EINVAL;
 	}
-	return -EINVAL;
 }
 
 struct taskdiag *taskdiag__new(const struct taskdiag_opts *user_opts)
@@ -153,8 +154,9 @@ const char *taskdiag__backend_name(enum taskdiag_backend backend)
 		return "kernel";
 	case TASKDIAG_BACKEND_PROCFS:
 		return "procfs";
+	default:
+		return "unknown";
 	}
-	return "unknown";
 }
 
 size_t taskdiag__buf_size(const struct taskdiag *td)

@@ -132,9 +132,10 @@ static int td_stream_msg(struct taskdiag *td, const struct td_nlmsg *msg)
 		return td_nlmsg_error(td, msg);
 	case NLMSG_NOOP:
 		return 0;
+	default:
+		return td_err(td, -EPROTO, "unexpected message type %#x",
+			      msg->hdr.nlmsg_type);
 	}
-	return td_err(td, -EPROTO, "unexpected message type %#x",
-		      msg->hdr.nlmsg_type);
 }
 
 /**

@@ -56,8 +56,9 @@ static void *td_task_group(struct taskdiag_task *task, int group,
 	case TASK_DIAG_STATM:
 		*size = sizeof(task->statm);
 		return &task->statm;
+	default:
+		return NULL;
 	}
-	return NULL;
 }
 
 /**
