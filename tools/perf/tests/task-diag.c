@@ -21,7 +21,6 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
-#include <taskdiag/taskdiag.h>
 
 #include "debug.h"
 #include "event.h"
@@ -33,7 +32,12 @@
 #include "thread_map.h"
 #include "tool.h"
 
+#ifdef HAVE_TASKDIAG_SUPPORT
+#include <taskdiag/taskdiag.h>
+
 #define TD_MAX_PIDS	8
+/* as perf record's sample_id_all gives: events have room for sample ids */
+#define TD_ID_HDR_SIZE	24
 
 /* The events of the controlled tasks that a synthesis sent */
 struct td_capture {
@@ -111,6 +115,12 @@ static int event_cmp(const void *a, const void *b)
 	return memcmp(x, y, x->header.size);
 }
 
+/* In the order of event_cmp(), where the order of sending does not matter */
+static void capture__sort(struct td_capture *cap)
+{
+	qsort(cap->events, cap->nr, sizeof(*cap->events), event_cmp);
+}
+
 /* Synthesize all tasks, from task_diag or from /proc; keep ours */
 static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 		      bool mmap_data)
@@ -122,6 +132,7 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 
 	if (!machine)
 		return -ENOMEM;
+	machine->id_hdr_size = TD_ID_HDR_SIZE;
 	if (taskdiag) {
 		err = perf_event__synthesize_threads_taskdiag(&cap->tool, capture_event,
 							      machine, needs_mmap,
@@ -133,8 +144,6 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 		perf_synthesize_taskdiag = saved;
 	}
 	machine__delete(machine);
-	if (!err)
-		qsort(cap->events, cap->nr, sizeof(*cap->events), event_cmp);
 	return err;
 }
 
@@ -144,6 +153,17 @@ static size_t count_type(const struct td_capture *cap, u32 type)
 
 	for (i = 0; i < cap->nr; i++)
 		n += cap->events[i]->header.type == type;
+	return n;
+}
+
+/* The COMM events naming @comm */
+static size_t count_comm(const struct td_capture *cap, const char *comm)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < cap->nr; i++)
+		n += cap->events[i]->header.type == PERF_RECORD_COMM &&
+		     !strcmp(cap->events[i]->comm.comm, comm);
 	return n;
 }
 
@@ -157,7 +177,7 @@ static size_t count_build_ids(const struct td_capture *cap)
 	return n;
 }
 
-/* Both captures hold the same events, field by field */
+/* Both captures hold the same events in the same order, byte for byte */
 static int compare_captures(const struct td_capture *td, const struct td_capture *proc)
 {
 	size_t i;
@@ -220,9 +240,14 @@ static void __noreturn parent_main(struct td_tasks *t)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (map_everything())
 		_exit(1);
-	for (i = 0; i < 2; i++)
-		if (pthread_create(&th, NULL, sleeper, NULL))
+	for (i = 0; i < 2; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "td-thread-%d", i);
+		if (pthread_create(&th, NULL, sleeper, NULL) ||
+		    pthread_setname_np(th, name))
 			_exit(1);
+	}
 	t->child = fork();
 	if (t->child == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -280,14 +305,10 @@ static void capture__init(struct td_capture *cap, const struct td_tasks *t,
 	cap->pids[cap->nr_pids++] = 2;		/* kthreadd: a kernel thread */
 }
 
-/* Skip when this perf or this kernel has no task_diag */
+/* Skip when this kernel has no task_diag */
 static bool no_task_diag(void)
 {
-#ifdef HAVE_TASKDIAG_SUPPORT
 	return access("/proc/task-diag", R_OK | W_OK) != 0;
-#else
-	return true;
-#endif
 }
 
 /* Run both syntheses over the controlled tasks and compare them */
@@ -313,6 +334,10 @@ static int compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
 	if (count_type(&td, PERF_RECORD_FORK) != 6 ||
 	    count_type(&td, PERF_RECORD_COMM) != 6) {
 		pr_debug("expected FORK and COMM of 6 tasks\n");
+		ret = TEST_FAIL;
+	}
+	if (count_comm(&td, "td-thread-0") != 1 || count_comm(&td, "td-thread-1") != 1) {
+		pr_debug("expected the COMM of each named thread\n");
 		ret = TEST_FAIL;
 	}
 	if (!!count_type(&td, PERF_RECORD_NAMESPACES) != namespaces) {
@@ -384,41 +409,61 @@ static int synthesize_thread_map(struct td_capture *cap,
 
 	if (!machine)
 		return -ENOMEM;
+	machine->id_hdr_size = TD_ID_HDR_SIZE;
 	perf_synthesize_taskdiag = taskdiag;
 	err = perf_event__synthesize_thread_map(&cap->tool, threads, capture_event,
 						machine, true, false);
 	perf_synthesize_taskdiag = saved;
 	machine__delete(machine);
-	if (!err)
-		qsort(cap->events, cap->nr, sizeof(*cap->events), event_cmp);
 	return err;
 }
 
-/* perf record -p: the thread map path sends the same events both ways */
-static int test__task_diag_thread_map(struct test_suite *test __maybe_unused,
-				      int subtest __maybe_unused)
+/* The tid of a thread of @pid other than its leader, -1 if none */
+static pid_t non_leader_tid(pid_t pid)
+{
+	struct perf_thread_map *threads = thread_map__new_by_pid(pid);
+	pid_t tid = -1;
+	int i;
+
+	for (i = 0; threads && i < perf_thread_map__nr(threads); i++)
+		if (perf_thread_map__pid(threads, i) != pid)
+			tid = perf_thread_map__pid(threads, i);
+	perf_thread_map__put(threads);
+	return tid;
+}
+
+/*
+ * perf record -p PID (@leader) or -t TID of a thread that is not the
+ * leader: the thread map path sends the same events both ways
+ */
+static int compare_thread_maps(bool leader)
 {
 	struct perf_thread_map *threads = NULL;
 	struct td_capture td, proc;
 	struct td_tasks t = {};
-	int ret = TEST_FAIL;
+	int ret = TEST_FAIL, nr = leader ? 3 : 1;
 
 	if (no_task_diag())
 		return TEST_SKIP;
 	if (tasks__start(&t))
 		goto out;
-	threads = thread_map__new_by_pid(t.parent);
+	threads = leader ? thread_map__new_by_pid(t.parent) :
+			   thread_map__new_by_tid(non_leader_tid(t.parent));
 	capture__init(&td, &t, false);
 	capture__init(&proc, &t, false);
-	if (!threads || perf_thread_map__nr(threads) != 3 ||
+	if (!threads || perf_thread_map__nr(threads) != nr ||
 	    synthesize_thread_map(&td, threads, true) ||
 	    synthesize_thread_map(&proc, threads, false))
 		goto out_free;
 
 	ret = compare_captures(&td, &proc);
-	if (count_type(&td, PERF_RECORD_COMM) != 3 ||
+	if (count_type(&td, PERF_RECORD_COMM) != (size_t)nr ||
 	    count_type(&td, PERF_RECORD_MMAP2) < 3) {
-		pr_debug("expected 3 COMM and MMAP2 events of the process\n");
+		pr_debug("expected %d COMM and the MMAP2 events of the process\n", nr);
+		ret = TEST_FAIL;
+	}
+	if (!leader && count_comm(&td, "td-thread-0") + count_comm(&td, "td-thread-1") != 1) {
+		pr_debug("expected the COMM of the named thread\n");
 		ret = TEST_FAIL;
 	}
 out_free:
@@ -428,6 +473,18 @@ out:
 	perf_thread_map__put(threads);
 	tasks__stop(&t);
 	return ret;
+}
+
+static int test__task_diag_thread_map(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	return compare_thread_maps(true);
+}
+
+static int test__task_diag_thread_map_tid(struct test_suite *test __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	return compare_thread_maps(false);
 }
 
 enum td_fault_kind {
@@ -558,8 +615,9 @@ static int synthesize_faulty(struct td_capture *cap, long k,
 	*failed = fault.reads_left < 0;
 	fault__reset();
 	machine__delete(machine);
-	if (!err)
-		qsort(cap->events, cap->nr, sizeof(*cap->events), event_cmp);
+	/* a resumed synthesis sends one process twice: compared as sets */
+	if (!err && kind != TD_FAULT_EINTR)
+		capture__sort(cap);
 	return err;
 }
 
@@ -589,6 +647,8 @@ static int resume_after_faults(enum td_fault_kind kind)
 	capture__init(&want, &t, false);
 	if (synthesize(&want, false, true, false))
 		goto out_free;
+	if (kind != TD_FAULT_EINTR)
+		capture__sort(&want);
 	for (k = 0, ret = TEST_OK; failed && ret == TEST_OK; k++) {
 		capture__init(&got, &t, false);
 		if (synthesize_faulty(&got, k, kind, &failed))
@@ -637,7 +697,8 @@ static int __noreturn fallback_child(void)
 {
 	struct td_capture with, without;
 	struct td_tasks t = {};
-	int ret = TEST_FAIL;
+	struct machine *machine;
+	int ret = TEST_FAIL, err;
 
 	if (unshare(CLONE_NEWNS) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
@@ -652,10 +713,15 @@ static int __noreturn fallback_child(void)
 	capture__exit(&with);
 	capture__init(&with, &t, false);
 	/* perf_synthesize_taskdiag is on: the /proc walk must take over */
-	if (perf_event__synthesize_threads(&with.tool, capture_event, machine__new_host(),
-					   true, false, 1))
+	machine = machine__new_host();
+	if (!machine)
 		goto out_free;
-	qsort(with.events, with.nr, sizeof(*with.events), event_cmp);
+	machine->id_hdr_size = TD_ID_HDR_SIZE;
+	err = perf_event__synthesize_threads(&with.tool, capture_event, machine,
+					     true, false, 1);
+	machine__delete(machine);
+	if (err)
+		goto out_free;
 	if (synthesize(&without, false, true, false))
 		goto out_free;
 	ret = compare_captures(&with, &without);
@@ -689,27 +755,43 @@ static int test__task_diag_fallback(struct test_suite *test __maybe_unused,
 
 static struct test_case tests__task_diag[] = {
 	TEST_CASE_REASON("task_diag and /proc synthesize the same events",
-			 task_diag_same_events, "no /proc/task-diag or perf built without it"),
+			 task_diag_same_events, "no /proc/task-diag"),
 	TEST_CASE_REASON("same data mmaps (record -d)",
-			 task_diag_data_mmaps, "no /proc/task-diag or perf built without it"),
+			 task_diag_data_mmaps, "no /proc/task-diag"),
 	TEST_CASE_REASON("no MMAP2 when mmaps are not needed (--synth=task)",
-			 task_diag_no_mmaps, "no /proc/task-diag or perf built without it"),
+			 task_diag_no_mmaps, "no /proc/task-diag"),
 	TEST_CASE_REASON("same NAMESPACES events (--namespaces)",
-			 task_diag_namespaces, "no /proc/task-diag or perf built without it"),
+			 task_diag_namespaces, "no /proc/task-diag"),
 	TEST_CASE_REASON("same MMAP2 build-ids (--buildid-mmap)",
-			 task_diag_buildid_mmap, "no /proc/task-diag or perf built without it"),
+			 task_diag_buildid_mmap, "no /proc/task-diag"),
 	TEST_CASE_REASON("thread map targets (record -p) synthesize the same events",
-			 task_diag_thread_map, "no /proc/task-diag or perf built without it"),
+			 task_diag_thread_map, "no /proc/task-diag"),
+	TEST_CASE_REASON("a thread that is not the leader (record -t) the same way",
+			 task_diag_thread_map_tid, "no /proc/task-diag"),
 	TEST_CASE_REASON("a failed read: /proc completes the synthesis",
-			 task_diag_read_errors, "no /proc/task-diag or perf built without it"),
+			 task_diag_read_errors, "no /proc/task-diag"),
 	TEST_CASE_REASON("a corrupted response: /proc completes the synthesis",
-			 task_diag_corrupt, "no /proc/task-diag or perf built without it"),
+			 task_diag_corrupt, "no /proc/task-diag"),
 	TEST_CASE_REASON("an interrupted read is retried: nothing lost or sent twice",
-			 task_diag_eintr, "no /proc/task-diag or perf built without it"),
+			 task_diag_eintr, "no /proc/task-diag"),
 	TEST_CASE_REASON("falls back to /proc without /proc/task-diag",
 			 task_diag_fallback, "no /proc/task-diag, or no mount namespace"),
 	{ .name = NULL, }
 };
+#else /* !HAVE_TASKDIAG_SUPPORT */
+static int test__task_diag_not_built(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	pr_debug("perf was built with NO_TASKDIAG=1\n");
+	return TEST_SKIP;
+}
+
+static struct test_case tests__task_diag[] = {
+	TEST_CASE_REASON("task_diag synthesis", task_diag_not_built,
+			 "perf built with NO_TASKDIAG=1"),
+	{ .name = NULL, }
+};
+#endif
 
 struct test_suite suite__task_diag = {
 	.desc = "task-diag",
