@@ -14,6 +14,12 @@ no-taskdiag) dir=$PERFBUILD-no-taskdiag; flags=(NO_TASKDIAG=1) ;;
 *) die "usage: build-perf.sh [no-taskdiag]" ;;
 esac
 log=$CACHE/perf-build${variant:+-$variant}.log
+# perf's build does not rebuild everything when its flags change: start
+# afresh when they did (as from the minimal perf of earlier versions)
+stamp="WERROR=1 NO_SHELLCHECK=1 ${flags[*]} ${PERF_MAKE_FLAGS:-}"
+if [ "$(cat "$dir/.build-flags" 2>/dev/null)" != "$stamp" ]; then
+	rm -rf "$dir"
+fi
 mkdir -p "$dir"
 note "building perf${variant:+ ($variant)}"
 # NO_SHELLCHECK: the shell tests are upstream's; NO_JEVENTS=0 is the default
@@ -21,6 +27,7 @@ note "building perf${variant:+ ($variant)}"
 make -s -C "$TREE/tools/perf" O="$dir" -j"$JOBS" WERROR=1 NO_SHELLCHECK=1 \
 	"${flags[@]}" ${PERF_MAKE_FLAGS:-} >"$log" 2>&1 ||
 	{ tail -n 40 "$log" >&2; die "perf build failed (log: $log)"; }
+echo "$stamp" >"$dir/.build-flags"
 [ -n "$variant" ] && { echo "$dir/perf"; exit 0; }
 ln -sf "$dir/perf" "$OUT/perf"
 echo "$OUT/perf"

@@ -40,9 +40,9 @@ cmp -s "$TOP/tools/include/uapi/linux/task_diag.h" \
 	"$TREE/include/uapi/linux/task_diag.h"
 result $? "tools/include/uapi/linux/task_diag.h is the series' UAPI header"
 
-log=$CACHE/perf-build.log
-! grep -q 'task_diag.h' "$log"
-result $? "perf's check-headers.sh finds no difference in task_diag.h"
+grep -q '"include/uapi/linux/task_diag.h"' "$TREE/tools/perf/check-headers.sh" &&
+	! (cd "$TREE/tools/perf" && ./check-headers.sh 2>&1) | grep -q 'task_diag\.h'
+result $? "perf's check-headers.sh checks task_diag.h and finds no difference"
 
 if nt=$("$TOP/scripts/build-perf.sh" no-taskdiag 2>&1 | tail -n 1) && [ -x "$nt" ]; then
 	result 0 "perf builds with NO_TASKDIAG=1 and WERROR=1"

@@ -10,18 +10,13 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/perf_has_symbol.sh
 . "${shelldir}"/lib/perf_has_symbol.sh
+# shellcheck source=lib/task_diag.sh
+. "${shelldir}"/lib/task_diag.sh
 
 sym="test_loop"
 skip_test_missing_symbol ${sym}
 
-if [ ! -w /proc/task-diag ]; then
-	echo "Skip: no /proc/task-diag"
-	exit 2
-fi
-if ! perf version --build-options | grep -q 'taskdiag: \[ on'; then
-	echo "Skip: perf built without task_diag"
-	exit 2
-fi
+skip_if_no_task_diag
 
 tmp=$(mktemp -d /tmp/perf-task-diag.XXXXXX)
 err=0
@@ -34,8 +29,7 @@ cleanup() {
 trap 'cleanup; exit 1' TERM INT
 trap cleanup EXIT
 
-printf '[synthesize]\n\ttask-diag = false\n' > "${tmp}/no-task-diag.config"
-printf '[synthesize]\n\ttask-diag = true\n' > "${tmp}/task-diag.config"
+task_diag_configs "${tmp}"
 
 perf test -w thloop 600 &
 wpid=$!

@@ -12,14 +12,11 @@
 nr_procs=1000
 limit=50	# /proc/PID/ paths: perf's own and its workload's, a few more
 
-if [ ! -w /proc/task-diag ]; then
-	echo "Skip: no /proc/task-diag"
-	exit 2
-fi
-if ! perf version --build-options | grep -q 'taskdiag: \[ on'; then
-	echo "Skip: perf built without task_diag"
-	exit 2
-fi
+shelldir=$(dirname "$0")
+# shellcheck source=lib/task_diag.sh
+. "${shelldir}"/lib/task_diag.sh
+
+skip_if_no_task_diag
 if ! command -v strace > /dev/null; then
 	echo "Skip: no strace"
 	exit 2
@@ -36,8 +33,7 @@ cleanup() {
 trap 'cleanup; exit 1' TERM INT
 trap cleanup EXIT
 
-printf '[synthesize]\n\ttask-diag = false\n' > "${tmp}/no-task-diag.config"
-printf '[synthesize]\n\ttask-diag = true\n' > "${tmp}/task-diag.config"
+task_diag_configs "${tmp}"
 
 # nr_procs sleeping processes in a process group of their own
 setsid perl -e '$SIG{TERM} = sub { kill "TERM", -$$; exit 0 };

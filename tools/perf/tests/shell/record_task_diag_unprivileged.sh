@@ -8,14 +8,11 @@
 # FORK and MMAP2 events of the tasks alive throughout must be those of
 # the /proc walk: nothing dropped, no maps of root's tasks.
 
-if [ ! -w /proc/task-diag ]; then
-	echo "Skip: no /proc/task-diag"
-	exit 2
-fi
-if ! perf version --build-options | grep -q 'taskdiag: \[ on'; then
-	echo "Skip: perf built without task_diag"
-	exit 2
-fi
+shelldir=$(dirname "$0")
+# shellcheck source=lib/task_diag.sh
+. "${shelldir}"/lib/task_diag.sh
+
+skip_if_no_task_diag
 if [ "$(id -u)" != 0 ] || ! command -v setpriv > /dev/null; then
 	echo "Skip: needs root and setpriv to run perf as nobody"
 	exit 2
@@ -38,18 +35,16 @@ cleanup() {
 trap 'cleanup; exit 1' TERM INT
 trap cleanup EXIT
 
-printf '[synthesize]\n\ttask-diag = false\n' > "${tmp}/no-task-diag.config"
-printf '[synthesize]\n\ttask-diag = true\n' > "${tmp}/task-diag.config"
-chmod 644 "${tmp}"/*.config
+task_diag_configs "${tmp}"
+# perf where nobody may run it (not under root's home)
+cp "$(command -v perf)" "${tmp}/perf" && chmod 755 "${tmp}/perf"
 
-as_nobody() {
-	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
-}
+nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 
 # a process of root's and a two-thread one of nobody's
 perf test -w thloop 600 &
 root_pid=$!
-as_nobody perf test -w thloop 600 &
+"${nobody[@]}" "${tmp}/perf" test -w thloop 600 &
 nobody_pid=$!
 wpids="${root_pid} ${nobody_pid}"
 for _ in $(seq 50); do
@@ -69,30 +64,35 @@ record() {
 	else
 		echo -1 > ${paranoid}
 	fi
-	HOME="${tmp}" PERF_CONFIG="${tmp}/${src}.config" as_nobody "${caps[@]}" \
-		perf record -v -N -a -e cpu-clock -o "${tmp}/${mode}-${src}.data" \
+	HOME="${tmp}" PERF_CONFIG="${tmp}/${src}.config" "${nobody[@]}" "${caps[@]}" \
+		"${tmp}/perf" record -v -N -a -e cpu-clock -o "${tmp}/${mode}-${src}.data" \
 		-- true > "${tmp}/${mode}-${src}.log" 2>&1
 }
 
 # tasks FILE: the COMM, FORK and MMAP2 records of perf.data FILE, one per
-# line, of the pids in ${tmp}/pids; not the COMM of kworkers, whose name
+# line, of the tids in ${tmp}/tids; not the COMM of kworkers, whose name
 # procfs shows with the work they do at the time
 tasks() {
-	perf report -D -i "$1" 2>/dev/null |
+	perf report -f -D -i "$1" 2>/dev/null |
 		grep -oE 'PERF_RECORD_(COMM|FORK|MMAP2).*' |
-		awk -v pids="${tmp}/pids" '
-			BEGIN { while ((getline p < pids) > 0) alive[p] = 1 }
-			{ pid = "" }
+		awk -v tids="${tmp}/tids" '
+			BEGIN { while ((getline t < tids) > 0) alive[t] = 1 }
+			{ tid = "" }
 			/^PERF_RECORD_COMM: kworker\// { next }
 			/^PERF_RECORD_COMM/ && match($0, /:[0-9]+\/[0-9]+$/) {
-				split(substr($0, RSTART + 1), b, "/"); pid = b[1]
+				split(substr($0, RSTART + 1), b, "/"); tid = b[2]
 			}
-			/^PERF_RECORD_FORK\(/ { split(substr($0, 18), b, ":"); pid = b[1] }
-			/^PERF_RECORD_MMAP2 / { split($2, b, "/"); pid = b[1] }
-			pid in alive' | sort
+			/^PERF_RECORD_FORK\(/ { split(substr($0, 18), b, "[:)]"); tid = b[2] }
+			/^PERF_RECORD_MMAP2 / { split($2, b, "[/:]"); tid = b[2] }
+			tid in alive' | sort
 }
 
-ls /proc | grep '^[0-9]*$' | sort > "${tmp}/before"
+# tids: every thread of every process
+tids() {
+	ls /proc/[0-9]*/task 2>/dev/null | grep '^[0-9][0-9]*$' | sort
+}
+
+tids > "${tmp}/before"
 for mode in nobody perfmon; do
 	for src in task-diag no-task-diag; do
 		if ! record ${mode} ${src}; then
@@ -102,8 +102,8 @@ for mode in nobody perfmon; do
 		fi
 	done
 done
-ls /proc | grep '^[0-9]*$' | sort > "${tmp}/after"
-comm -12 "${tmp}/before" "${tmp}/after" > "${tmp}/pids"
+tids > "${tmp}/after"
+comm -12 "${tmp}/before" "${tmp}/after" > "${tmp}/tids"
 
 for mode in nobody perfmon; do
 	if ! grep -q 'synthesized [0-9]* threads from /proc/task-diag' \
@@ -119,12 +119,13 @@ for mode in nobody perfmon; do
 		diff "${tmp}/${mode}-task-diag.tasks" "${tmp}/${mode}-no-task-diag.tasks" | head -n 20
 		err=1
 	fi
-	nr_comm=$(grep -c '^PERF_RECORD_COMM' "${tmp}/${mode}-task-diag.tasks")
-	nr_pids=$(wc -l < "${tmp}/pids")
-	echo "${mode}: ${nr_comm} COMM for ${nr_pids} pids alive throughout," \
+	nr_fork=$(grep -c '^PERF_RECORD_FORK' "${tmp}/${mode}-task-diag.tasks")
+	nr_tids=$(wc -l < "${tmp}/tids")
+	echo "${mode}: ${nr_fork} FORK for ${nr_tids} threads alive throughout," \
+		"$(grep -c '^PERF_RECORD_COMM' "${tmp}/${mode}-task-diag.tasks") COMM," \
 		"$(grep -c '^PERF_RECORD_MMAP2' "${tmp}/${mode}-task-diag.tasks") MMAP2"
-	if [ "${nr_comm}" -lt "${nr_pids}" ]; then
-		echo "${mode}: fewer COMM events than processes"
+	if [ "${nr_fork}" != "${nr_tids}" ]; then
+		echo "${mode}: not one FORK event per thread"
 		err=1
 	fi
 	if ! grep -q "^PERF_RECORD_MMAP2 ${nobody_pid}/" "${tmp}/${mode}-task-diag.tasks"; then
