@@ -30,7 +30,7 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "Use a dummy software event to keep tracking" \
 	    "perf record -a: same report with task_diag and /proc synthesis" \
 	    "perf record -a and perf top: no per-task /proc access with task_diag" \
-	    "perf record -a as nobody and with CAP_PERFMON: task_diag and /proc synthesize the same"; do
+	    "perf record -a unprivileged: task_diag and /proc synthesize the same"; do
 	num=$(suite_number "$desc")
 	if [ -z "$num" ]; then
 		n=$((n + 1))
@@ -38,7 +38,7 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 		continue
 	fi
 	out=$("$perf" test -S -vv "$num" 2>&1 | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tr '\r' '\n')
-	results=$(printf '%s\n' "$out" | grep -E "^ *$num(\.[0-9]+)?: .* : (Ok|FAILED!|Skip)" | sort -u)
+	results=$(printf '%s\n' "$out" | grep -E "^ *$num(\.[0-9]+)?: .*: (Ok|FAILED!|Skip)" | sort -u)
 	[ -n "$results" ] || results="$num: $desc : FAILED! (no result)"
 	# a here-document, not a pipe: the loop counts in this shell
 	while IFS= read -r line; do

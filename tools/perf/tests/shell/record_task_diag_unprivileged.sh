@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf record -a as nobody and with CAP_PERFMON: task_diag and /proc synthesize the same
+# perf record -a unprivileged: task_diag and /proc synthesize the same
 # SPDX-License-Identifier: GPL-2.0
 #
 # An unprivileged perf record -a (perf_event_paranoid=-1, or CAP_PERFMON
