@@ -12,16 +12,8 @@ FEATURES="libtraceevent dwarf libdw-dwarf-unwind libelf libpython libperl
 bpf bpf_skeletons libslang libunwind zstd libnuma libcapstone libpfm4 lzma
 zlib libcrypto debuginfod taskdiag"
 
-n=0
-# result STATUS DESCRIPTION
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
+# result STATUS DESCRIPTION, $n
+. "$TOP/tools/testing/tap/tap.sh"
 
 # feature PERF NAME: what perf version --build-options says of NAME
 feature() {

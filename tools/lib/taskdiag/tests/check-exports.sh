@@ -7,17 +7,8 @@
 hdr=$1 map=$2 so=$3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=1
-	fi
-}
+# result STATUS DESCRIPTION, $n, $failed
+. "$(dirname "$0")/../../../testing/tap/tap.sh"
 
 # Declarations: from LIBTASKDIAG_API to ';', outside preprocessor lines;
 # the function name is the last identifier before the first '('.
