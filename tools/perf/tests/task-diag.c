@@ -497,6 +497,62 @@ static int test__task_diag_thread_map_tid(struct test_suite *test __maybe_unused
 	return compare_thread_maps(false);
 }
 
+/* Events of the parent handed to capture_fail_second() */
+static unsigned int fail_second_seen;
+
+/*
+ * capture_event(), but the parent's second event fails, once, as a write
+ * to a full disk would; what is sent again after it is captured
+ */
+static int capture_fail_second(const struct perf_tool *tool, union perf_event *event,
+			       struct perf_sample *sample, struct machine *machine)
+{
+	struct td_capture *cap = container_of(tool, struct td_capture, tool);
+
+	if (event_tgid(event) == cap->pids[0] && ++fail_second_seen == 2)
+		return -1;
+	return capture_event(tool, event, sample, machine);
+}
+
+/*
+ * perf record -p: when sending the events task_diag described fails, the
+ * synthesis fails; the /proc path does not send them a second time
+ */
+static int test__task_diag_thread_map_send_fails(struct test_suite *test __maybe_unused,
+						 int subtest __maybe_unused)
+{
+	struct perf_thread_map *threads = NULL;
+	struct machine *machine = NULL;
+	struct td_tasks t = {};
+	struct td_capture cap;
+	int ret = TEST_FAIL, err;
+
+	if (no_task_diag())
+		return TEST_SKIP;
+	capture__init(&cap, &t, false);		/* empty, for the exit path */
+	if (tasks__start(&t))
+		goto out;
+	capture__init(&cap, &t, false);
+	threads = thread_map__new_by_pid(t.parent);
+	machine = td_machine__new();
+	if (!threads || !machine)
+		goto out;
+	fail_second_seen = 0;
+	err = perf_event__synthesize_thread_map(&cap.tool, threads, capture_fail_second,
+						machine, true, false);
+	if (!err || cap.nr != 1)
+		pr_debug("synthesis returned %d after sending %zu events, expected an error after 1\n",
+			 err, cap.nr);
+	else
+		ret = TEST_OK;
+out:
+	capture__exit(&cap);
+	machine__delete(machine);
+	perf_thread_map__put(threads);
+	tasks__stop(&t);
+	return ret;
+}
+
 enum td_fault_kind {
 	TD_FAULT_EIO,		/* the read fails */
 	TD_FAULT_CORRUPT,	/* its header is garbage */
@@ -777,6 +833,8 @@ static struct test_case tests__task_diag[] = {
 			 task_diag_thread_map, "no /proc/task-diag"),
 	TEST_CASE_REASON("a thread that is not the leader (record -t) the same way",
 			 task_diag_thread_map_tid, "no /proc/task-diag"),
+	TEST_CASE_REASON("thread map: events that failed to send are not sent again",
+			 task_diag_thread_map_send_fails, "no /proc/task-diag"),
 	TEST_CASE_REASON("a failed read: /proc completes the synthesis",
 			 task_diag_read_errors, "no /proc/task-diag"),
 	TEST_CASE_REASON("a corrupted response: /proc completes the synthesis",

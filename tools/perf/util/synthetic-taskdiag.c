@@ -272,8 +272,9 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
  * The thread map path (perf record -p/-t/-u): COMM, NAMESPACES and, for a
  * thread group leader, MMAP2, from one TASK_DIAG_DUMP_ONE request.
  *
- * Return: the tgid of @pid, or -errno as
- * perf_event__synthesize_threads_taskdiag().
+ * Return: the tgid of @pid; -errno as perf_event__synthesize_threads_taskdiag()
+ * when no event was sent, so that the /proc path may take over; -ECANCELED
+ * when sending failed (@process failed), which the /proc path may not repeat.
  */
 int perf_event__synthesize_task_taskdiag(const struct perf_tool *tool,
 					 union perf_event *comm_event,
@@ -310,7 +311,7 @@ int perf_event__synthesize_task_taskdiag(const struct perf_tool *tool,
 		err = err < 0 ? err : -ESRCH;
 		goto out;
 	}
-	err = -EIO;
+	err = -ECANCELED;
 	if (td_synth__comm(&s, b) ||
 	    perf_event__synthesize_namespaces(tool, ns_event, b->pid, b->tgid,
 					      process, machine) < 0)
