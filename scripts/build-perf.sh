@@ -22,7 +22,7 @@ if [ "$(cat "$dir/.build-flags" 2>/dev/null)" != "$stamp" ]; then
 fi
 mkdir -p "$dir"
 note "building perf${variant:+ ($variant)}"
-# NO_SHELLCHECK: the shell tests are upstream's; NO_JEVENTS=0 is the default
+# NO_SHELLCHECK: shellcheck is not a build step of ours (the shell tests run in make test)
 # shellcheck disable=SC2086
 make -s -C "$TREE/tools/perf" O="$dir" -j"$JOBS" WERROR=1 NO_SHELLCHECK=1 \
 	"${flags[@]}" ${PERF_MAKE_FLAGS:-} >"$log" 2>&1 ||
