@@ -160,7 +160,8 @@ static int synth_once(struct synth_method *m)
 	else
 		err = perf_event__synthesize_threads_taskdiag(NULL, count_event,
 							      &session->machines.host,
-							      true, data_mmap, &resume_tgid);
+							      true, data_mmap, NULL,
+							      &resume_tgid);
 	gettimeofday(&end, NULL);
 	perf_session__delete(session);
 	if (err)

@@ -145,7 +145,7 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 	if (taskdiag) {
 		err = perf_event__synthesize_threads_taskdiag(&cap->tool, capture_event,
 							      machine, needs_mmap,
-							      mmap_data, &resume_tgid);
+							      mmap_data, NULL, &resume_tgid);
 	} else {
 		perf_synthesize_taskdiag = false;
 		err = perf_event__synthesize_threads(&cap->tool, capture_event, machine,
@@ -408,7 +408,95 @@ static int test__task_diag_buildid_mmap(struct test_suite *test __maybe_unused,
 	return ret;
 }
 
-/* The events of the thread map path, from task_diag or from /proc */
+enum td_fault_kind {
+	TD_FAULT_EIO,		/* the read fails */
+	TD_FAULT_CORRUPT,	/* its header is garbage */
+	TD_FAULT_EINTR,		/* interrupted: to be retried */
+};
+
+/*
+ * A transport over /proc/task-diag that counts the requests sent on it and
+ * fails the read numbered fault.reads_left (counted over both transactions
+ * of a synthesis) with EIO or EINTR, or hands it over with a corrupted
+ * header for the library to reject.
+ */
+struct td_fault_fd {
+	struct taskdiag_source	src;
+	int			fd;
+};
+
+static struct {
+	struct td_fault_fd	fds[2];
+	unsigned int		nr_fds;
+	unsigned int		nr_requests;
+	unsigned int		nr_vma_requests;	/* that show VMAs */
+	long			reads_left;		/* < 0: none fails */
+	enum td_fault_kind	kind;
+} fault = { .reads_left = -1 };
+
+static int fault_request(void *arg, const void *req, size_t len)
+{
+	const struct task_diag_pid *p = (const void *)((const char *)req + NLMSG_HDRLEN);
+	struct td_fault_fd *f = arg;
+
+	if (f->fd < 0)
+		f->fd = open("/proc/task-diag", O_RDWR | O_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	fault.nr_requests++;
+	if (len >= NLMSG_HDRLEN + sizeof(*p) && p->show_flags & TASK_DIAG_SHOW_VMA)
+		fault.nr_vma_requests++;
+	return write(f->fd, req, len) == (ssize_t)len ? 0 : -EIO;
+}
+
+static ssize_t fault_read(void *arg, void *buf, size_t len)
+{
+	struct td_fault_fd *f = arg;
+	bool corrupt = false;
+	ssize_t n;
+
+	if (fault.reads_left >= 0 && fault.reads_left-- == 0) {
+		if (fault.kind != TD_FAULT_CORRUPT)
+			return fault.kind == TD_FAULT_EINTR ? -EINTR : -EIO;
+		corrupt = true;
+	}
+	n = read(f->fd, buf, len);
+	if (n < 0)
+		return -errno;
+	if (corrupt && n > 0)
+		memset(buf, 0xff, min_t(size_t, n, 8));	/* nlmsg_len, type */
+	return n;
+}
+
+static const struct taskdiag_source *fault_source(void)
+{
+	struct td_fault_fd *f = &fault.fds[fault.nr_fds++ % ARRAY_SIZE(fault.fds)];
+
+	f->src.sz = sizeof(f->src);
+	f->src.request = fault_request;
+	f->src.read = fault_read;
+	f->src.arg = f;
+	f->fd = -1;
+	return &f->src;
+}
+
+static void fault__reset(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fault.fds); i++) {
+		if (fault.nr_fds > i && fault.fds[i].fd >= 0)
+			close(fault.fds[i].fd);
+		fault.fds[i].fd = -1;
+	}
+	fault.nr_fds = fault.nr_requests = fault.nr_vma_requests = 0;
+	fault.reads_left = -1;
+}
+
+/*
+ * The events of the thread map path, from task_diag or from /proc; the
+ * requests task_diag served are counted in fault
+ */
 static int synthesize_thread_map(struct td_capture *cap,
 				 struct perf_thread_map *threads, bool taskdiag)
 {
@@ -419,8 +507,9 @@ static int synthesize_thread_map(struct td_capture *cap,
 	if (!machine)
 		return -ENOMEM;
 	perf_synthesize_taskdiag = taskdiag;
-	err = perf_event__synthesize_thread_map(&cap->tool, threads, capture_event,
-						machine, true, false);
+	err = perf_event__synthesize_thread_map_from(&cap->tool, threads,
+						     capture_event, machine,
+						     true, false, fault_source);
 	perf_synthesize_taskdiag = saved;
 	machine__delete(machine);
 	return err;
@@ -465,6 +554,17 @@ static int compare_thread_maps(bool leader)
 		goto out_free;
 
 	ret = compare_captures(&td, &proc);
+	/*
+	 * task_diag served, on one session: a request per thread, one for the
+	 * leader's maps; with -t, the leader is asked for besides the thread
+	 */
+	if (fault.nr_fds != 1 || fault.nr_requests != (leader ? 4 : 3) ||
+	    fault.nr_vma_requests != 1) {
+		pr_debug("task_diag: %u sessions, %u requests, %u of maps; expected 1, %d, 1\n",
+			 fault.nr_fds, fault.nr_requests, fault.nr_vma_requests,
+			 leader ? 4 : 3);
+		ret = TEST_FAIL;
+	}
 	/* a thread's leader not in the map is sent too, with the MMAP2 events */
 	if (count_type(&td, PERF_RECORD_COMM) != (leader ? 3 : 2) ||
 	    count_type(&td, PERF_RECORD_MMAP2) < 3) {
@@ -477,6 +577,7 @@ static int compare_thread_maps(bool leader)
 		ret = TEST_FAIL;
 	}
 out_free:
+	fault__reset();
 	capture__exit(&td);
 	capture__exit(&proc);
 out:
@@ -553,79 +654,6 @@ out:
 	return ret;
 }
 
-enum td_fault_kind {
-	TD_FAULT_EIO,		/* the read fails */
-	TD_FAULT_CORRUPT,	/* its header is garbage */
-	TD_FAULT_EINTR,		/* interrupted: to be retried */
-};
-
-/*
- * A transport over /proc/task-diag that fails the read numbered
- * fault.reads_left (counted over both transactions of a synthesis) with
- * EIO or EINTR, or hands it over with a corrupted header for the library
- * to reject.
- */
-struct td_fault_fd {
-	struct taskdiag_source	src;
-	int			fd;
-};
-
-static struct {
-	struct td_fault_fd	fds[2];
-	unsigned int		nr_fds;
-	long			reads_left;
-	enum td_fault_kind	kind;
-} fault;
-
-static int fault_request(void *arg, const void *req, size_t len)
-{
-	struct td_fault_fd *f = arg;
-
-	f->fd = open("/proc/task-diag", O_RDWR | O_CLOEXEC);
-	if (f->fd < 0)
-		return -errno;
-	return write(f->fd, req, len) == (ssize_t)len ? 0 : -EIO;
-}
-
-static ssize_t fault_read(void *arg, void *buf, size_t len)
-{
-	struct td_fault_fd *f = arg;
-	ssize_t n;
-
-	if (fault.reads_left-- == 0 && fault.kind != TD_FAULT_CORRUPT)
-		return fault.kind == TD_FAULT_EINTR ? -EINTR : -EIO;
-	n = read(f->fd, buf, len);
-	if (n < 0)
-		return -errno;
-	if (fault.reads_left == -1 && n > 0)
-		memset(buf, 0xff, min_t(size_t, n, 8));	/* nlmsg_len, type */
-	return n;
-}
-
-static const struct taskdiag_source *fault_source(void)
-{
-	struct td_fault_fd *f = &fault.fds[fault.nr_fds++ % ARRAY_SIZE(fault.fds)];
-
-	f->src.sz = sizeof(f->src);
-	f->src.request = fault_request;
-	f->src.read = fault_read;
-	f->src.arg = f;
-	f->fd = -1;
-	return &f->src;
-}
-
-static void fault__reset(void)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(fault.fds); i++) {
-		if (fault.nr_fds > i && fault.fds[i].fd >= 0)
-			close(fault.fds[i].fd);
-		fault.fds[i].fd = -1;
-	}
-	fault.nr_fds = 0;
-}
-
 /*
  * @got holds the events of @want and no others; those it holds twice all
  * belong to one process, the one task_diag was sending when it failed.
@@ -672,11 +700,10 @@ static int synthesize_faulty(struct td_capture *cap, long k,
 		return -ENOMEM;
 	fault.reads_left = k;
 	fault.kind = kind;
-	perf_synthesize_taskdiag_source = fault_source;
 	perf_synthesize_taskdiag_buf = 4096;		/* many reads */
-	err = perf_event__synthesize_threads(&cap->tool, capture_event, machine,
-					     true, false, 1);
-	perf_synthesize_taskdiag_source = NULL;
+	err = perf_event__synthesize_threads_from(&cap->tool, capture_event,
+						  machine, true, false, 1,
+						  fault_source);
 	perf_synthesize_taskdiag_buf = saved_buf;
 	*failed = fault.reads_left < 0;
 	fault__reset();

@@ -43,9 +43,8 @@ struct td_synth {
 	unsigned long		nr_threads;
 };
 
-const struct taskdiag_source *(*perf_synthesize_taskdiag_source)(void);
-
-static struct taskdiag *td_synth__open(void)
+/* A session on /proc/task-diag, or on the transport @new_source gives */
+static struct taskdiag *td_synth__open(perf_taskdiag_source_fn new_source)
 {
 	struct taskdiag_opts opts = {
 		.sz		= sizeof(opts),
@@ -53,8 +52,8 @@ static struct taskdiag *td_synth__open(void)
 		.buf_size	= perf_synthesize_taskdiag_buf,
 	};
 
-	if (perf_synthesize_taskdiag_source)
-		opts.source = perf_synthesize_taskdiag_source();
+	if (new_source)
+		opts.source = new_source();
 	return taskdiag__new(&opts);
 }
 
@@ -165,7 +164,8 @@ static int td_synth__thread(struct td_synth *s, struct taskdiag_task *t)
 	return 0;
 }
 
-static int td_synth__all(struct td_synth *s, struct taskdiag *threads)
+static int td_synth__all(struct td_synth *s, struct taskdiag *threads,
+			 perf_taskdiag_source_fn new_source)
 {
 	struct taskdiag_task *t;
 	int err;
@@ -176,7 +176,7 @@ static int td_synth__all(struct td_synth *s, struct taskdiag *threads)
 		return err;
 
 	if (s->needs_mmap) {
-		s->maps = td_synth__open();
+		s->maps = td_synth__open(new_source);
 		if (!s->maps)
 			return -errno;
 		/* without -d only executable mappings make MMAP2 events */
@@ -210,6 +210,8 @@ static bool td_synth__usable(struct machine *machine)
  * @machine: the machine, which must be the host
  * @needs_mmap: send the MMAP2 events of every process
  * @mmap_data: send those of data mappings too
+ * @new_source: NULL to read /proc/task-diag, else what gives each
+ *	transaction its transport
  * @resume_tgid: on an error, where the /proc walk has to go on: 0 when no
  *	event was sent, else the process whose events were being sent, which
  *	may thus get some of them twice; the processes before it are complete
@@ -221,6 +223,7 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    perf_event__handler_t process,
 					    struct machine *machine,
 					    bool needs_mmap, bool mmap_data,
+					    perf_taskdiag_source_fn new_source,
 					    pid_t *resume_tgid)
 {
 	struct td_synth s = {
@@ -234,13 +237,13 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 	if (!td_synth__usable(machine))
 		return -EOPNOTSUPP;
 
-	threads = td_synth__open();
+	threads = td_synth__open(new_source);
 	if (!threads)
 		return -errno;
 
 	err = td_synth__init(&s, machine);
 	if (!err)
-		err = td_synth__all(&s, threads);
+		err = td_synth__all(&s, threads, new_source);
 	taskdiag__strerror(err, msg, sizeof(msg));
 	if (!err)
 		pr_debug("synthesized %lu threads from /proc/task-diag\n", s.nr_threads);
@@ -258,7 +261,56 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 }
 
 /**
+ * perf_taskdiag__session - the task_diag session of a thread map synthesis
+ * @machine: the machine whose tasks are synthesized
+ * @new_source: NULL to read /proc/task-diag, else what gives the transport
+ *
+ * Return: a session that perf_event__synthesize_task_taskdiag() uses for
+ * every task of the map, one file and one buffer; NULL when task_diag is
+ * switched off, cannot serve @machine or cannot be opened, so that /proc
+ * serves.
+ */
+struct taskdiag *perf_taskdiag__session(struct machine *machine,
+					perf_taskdiag_source_fn new_source)
+{
+	struct taskdiag *td;
+
+	if (!td_synth__usable(machine))
+		return NULL;
+	td = td_synth__open(new_source);
+	if (!td && errno != ENOENT)
+		pr_debug("task_diag: %s, synthesizing from /proc\n", strerror(errno));
+	return td;
+}
+
+/**
+ * perf_taskdiag__session_end - close what perf_taskdiag__session() opened
+ * @td: the session, or NULL
+ */
+void perf_taskdiag__session_end(struct taskdiag *td)
+{
+	taskdiag__delete(td);
+}
+
+/* The one task of a TASK_DIAG_DUMP_ONE request of @pid, or NULL and @err */
+static struct taskdiag_task *td_synth__one(struct taskdiag *td, pid_t pid,
+					   __u64 show, int *err)
+{
+	struct taskdiag_task *t = NULL;
+
+	*err = taskdiag__request(td, TASK_DIAG_DUMP_ONE, pid, show);
+	if (!*err)
+		*err = taskdiag__next(td, &t);
+	if (*err > 0)
+		*err = 0;
+	else if (!*err)
+		*err = -ESRCH;
+	return *err ? NULL : t;
+}
+
+/**
  * perf_event__synthesize_task_taskdiag - synthesize the events of one task
+ * @td: the session of perf_taskdiag__session()
  * @tool: the tool the events are for
  * @comm_event: room for a COMM event, left filled in as the /proc path does
  * @mmap_event: room for an MMAP2 event
@@ -269,14 +321,17 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
  * @needs_mmap: send the MMAP2 events of @pid if it leads its process
  * @mmap_data: send those of data mappings too
  *
- * The thread map path (perf record -p/-t/-u): COMM, NAMESPACES and, for a
- * thread group leader, MMAP2, from one TASK_DIAG_DUMP_ONE request.
+ * The thread map path (perf record -p/-t/-u): COMM and NAMESPACES of @pid
+ * from a TASK_DIAG_DUMP_ONE request of its base, and the MMAP2 events of a
+ * thread group leader from a second one of its VMAs; the maps of the other
+ * threads, which perf does not use, are not asked for.
  *
- * Return: the tgid of @pid; -errno as perf_event__synthesize_threads_taskdiag()
- * when no event was sent, so that the /proc path may take over; -ECANCELED
- * when sending failed (@process failed), which the /proc path may not repeat.
+ * Return: the tgid of @pid; -errno of libtaskdiag when no event was sent,
+ * so that the /proc path may take over; -ECANCELED when a later request or
+ * sending failed, which the /proc path may not repeat.
  */
-int perf_event__synthesize_task_taskdiag(const struct perf_tool *tool,
+int perf_event__synthesize_task_taskdiag(struct taskdiag *td,
+					 const struct perf_tool *tool,
 					 union perf_event *comm_event,
 					 union perf_event *mmap_event,
 					 union perf_event *ns_event, pid_t pid,
@@ -289,37 +344,32 @@ int perf_event__synthesize_task_taskdiag(const struct perf_tool *tool,
 		.mmap_data = mmap_data, .comm_event = comm_event,
 		.mmap_event = mmap_event,
 	};
-	__u64 show = TASK_DIAG_SHOW_BASE;
 	const struct task_diag_base *b;
 	struct taskdiag_task *t;
-	struct taskdiag *td;
+	pid_t tgid;
 	int err;
 
-	if (!td_synth__usable(machine))
-		return -EOPNOTSUPP;
-	if (needs_mmap)
-		show |= TASK_DIAG_SHOW_VMA | (mmap_data ? 0 : TASK_DIAG_SHOW_VMA_EXEC);
-
-	td = td_synth__open();
-	if (!td)
-		return -errno;
-	err = taskdiag__request(td, TASK_DIAG_DUMP_ONE, pid, show);
-	if (!err)
-		err = taskdiag__next(td, &t);
-	b = err > 0 ? taskdiag_task__base(t) : NULL;
-	if (!b) {
-		err = err < 0 ? err : -ESRCH;
-		goto out;
-	}
-	err = -ECANCELED;
+	t = td_synth__one(td, pid, TASK_DIAG_SHOW_BASE, &err);
+	b = t ? taskdiag_task__base(t) : NULL;
+	if (!b)
+		return err ?: -ESRCH;
+	tgid = b->tgid;
 	if (td_synth__comm(&s, b) ||
-	    perf_event__synthesize_namespaces(tool, ns_event, b->pid, b->tgid,
+	    perf_event__synthesize_namespaces(tool, ns_event, pid, tgid,
 					      process, machine) < 0)
-		goto out;
-	if (b->pid == b->tgid && needs_mmap && td_synth__mmaps(&s, t, b->pid, b->tgid))
-		goto out;
-	err = b->tgid;
-out:
-	taskdiag__delete(td);
-	return err;
+		return -ECANCELED;
+	if (pid != tgid || !needs_mmap)
+		return tgid;
+
+	t = td_synth__one(td, pid, TASK_DIAG_SHOW_VMA |
+			  (mmap_data ? 0 : TASK_DIAG_SHOW_VMA_EXEC), &err);
+	if (err == -ESRCH)
+		return tgid;			/* exited since: no maps */
+	if (t)
+		err = td_synth__mmaps(&s, t, pid, tgid);
+	else		/* none was sent: the maps from /proc */
+		err = perf_event__synthesize_mmap_events(tool, mmap_event, pid,
+							 tgid, process, machine,
+							 mmap_data);
+	return err ? -ECANCELED : tgid;
 }

@@ -14,12 +14,7 @@ extern bool perf_synthesize_taskdiag;
 /* synthesize.task-diag-buffer: the read buffer size, in bytes */
 extern unsigned long perf_synthesize_taskdiag_buf;
 
-/*
- * Test hook: when set, called for each transaction to get the transport
- * that replaces /proc/task-diag (to inject failures into a synthesis).
- */
-struct taskdiag_source;
-extern const struct taskdiag_source *(*perf_synthesize_taskdiag_source)(void);
+struct taskdiag;
 
 int perf_synthesize_config(const char *var, const char *value);
 
@@ -28,8 +23,13 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    perf_event__handler_t process,
 					    struct machine *machine,
 					    bool needs_mmap, bool mmap_data,
+					    perf_taskdiag_source_fn new_source,
 					    pid_t *resume_tgid);
-int perf_event__synthesize_task_taskdiag(const struct perf_tool *tool,
+struct taskdiag *perf_taskdiag__session(struct machine *machine,
+					perf_taskdiag_source_fn new_source);
+void perf_taskdiag__session_end(struct taskdiag *td);
+int perf_event__synthesize_task_taskdiag(struct taskdiag *td,
+					 const struct perf_tool *tool,
 					 union perf_event *comm_event,
 					 union perf_event *mmap_event,
 					 union perf_event *ns_event, pid_t pid,
@@ -43,13 +43,26 @@ perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool __maybe_unu
 					struct machine *machine __maybe_unused,
 					bool needs_mmap __maybe_unused,
 					bool mmap_data __maybe_unused,
+					perf_taskdiag_source_fn new_source __maybe_unused,
 					pid_t *resume_tgid __maybe_unused)
 {
 	return -EOPNOTSUPP;
 }
 
+static inline struct taskdiag *
+perf_taskdiag__session(struct machine *machine __maybe_unused,
+		       perf_taskdiag_source_fn new_source __maybe_unused)
+{
+	return NULL;
+}
+
+static inline void perf_taskdiag__session_end(struct taskdiag *td __maybe_unused)
+{
+}
+
 static inline int
-perf_event__synthesize_task_taskdiag(const struct perf_tool *tool __maybe_unused,
+perf_event__synthesize_task_taskdiag(struct taskdiag *td __maybe_unused,
+				     const struct perf_tool *tool __maybe_unused,
 				     union perf_event *comm_event __maybe_unused,
 				     union perf_event *mmap_event __maybe_unused,
 				     union perf_event *ns_event __maybe_unused,
