@@ -1,6 +1,6 @@
 #!/bin/sh
 # perf's own test suites that synthesize events, perf test task-diag and
-# the record_task_diag*.sh shell tests, run with task_diag synthesis on; TAP,
+# the shell tests of task_diag synthesis (record, top, trace); TAP,
 # one line per test case, skips with perf's reason.
 cache=${TASKDIAG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/taskdiag}
 perf=$cache/out/perf
@@ -30,7 +30,8 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "Use a dummy software event to keep tracking" \
 	    "perf record -a: same report with task_diag and /proc synthesis" \
 	    "perf record -a and perf top: no per-task /proc access with task_diag" \
-	    "perf record -a unprivileged: task_diag and /proc synthesize the same"; do
+	    "perf record -a unprivileged: task_diag and /proc synthesize the same" \
+	    "perf top and perf trace -a: tasks named through task_diag synthesis"; do
 	num=$(suite_number "$desc")
 	if [ -z "$num" ]; then
 		n=$((n + 1))
