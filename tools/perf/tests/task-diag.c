@@ -416,9 +416,11 @@ enum td_fault_kind {
 
 /*
  * A transport over /proc/task-diag that counts the requests sent on it and
- * fails the read numbered fault.reads_left (counted over both transactions
- * of a synthesis) with EIO or EINTR, or hands it over with a corrupted
- * header for the library to reject.
+ * the errors it met, opens the file again when a request finds the answer
+ * to the previous one unread (EBUSY) as the library does, and fails the read numbered fault.reads_left (counted
+ * over both transactions of a synthesis) with EIO or EINTR, or hands it
+ * over with a corrupted header for the library to reject; with
+ * fault.fail_maps, the first read after a request of VMAs fails with EIO.
  */
 struct td_fault_fd {
 	struct taskdiag_source	src;
@@ -430,23 +432,51 @@ static struct {
 	unsigned int		nr_fds;
 	unsigned int		nr_requests;
 	unsigned int		nr_vma_requests;	/* that show VMAs */
+	unsigned int		nr_reopens;		/* after EBUSY */
+	unsigned int		nr_errors;		/* not injected */
+	unsigned int		nr_injected;
 	long			reads_left;		/* < 0: none fails */
 	enum td_fault_kind	kind;
+	bool			fail_maps;
 } fault = { .reads_left = -1 };
+
+/* Write the request @req on @f's file, opened first if need be */
+static ssize_t fault_write(struct td_fault_fd *f, const void *req, size_t len)
+{
+	if (f->fd < 0)
+		f->fd = open("/proc/task-diag", O_RDWR | O_CLOEXEC);
+	return f->fd < 0 ? -1 : write(f->fd, req, len);
+}
 
 static int fault_request(void *arg, const void *req, size_t len)
 {
-	const struct task_diag_pid *p = (const void *)((const char *)req + NLMSG_HDRLEN);
 	struct td_fault_fd *f = arg;
+	struct task_diag_pid p = {};
+	ssize_t n = fault_write(f, req, len);
 
-	if (f->fd < 0)
-		f->fd = open("/proc/task-diag", O_RDWR | O_CLOEXEC);
-	if (f->fd < 0)
-		return -errno;
+	/* an answer not read to its end (a failed read): start afresh */
+	if (n < 0 && errno == EBUSY) {
+		close(f->fd);
+		f->fd = -1;
+		fault.nr_reopens++;
+		n = fault_write(f, req, len);
+	}
+	if (n != (ssize_t)len) {
+		fault.nr_errors++;
+		return n < 0 ? -errno : -EIO;
+	}
 	fault.nr_requests++;
-	if (len >= NLMSG_HDRLEN + sizeof(*p) && p->show_flags & TASK_DIAG_SHOW_VMA)
+	if (len > NLMSG_HDRLEN)
+		memcpy(&p, (const char *)req + NLMSG_HDRLEN,
+		       min_t(size_t, sizeof(p), len - NLMSG_HDRLEN));
+	if (p.show_flags & TASK_DIAG_SHOW_VMA) {
 		fault.nr_vma_requests++;
-	return write(f->fd, req, len) == (ssize_t)len ? 0 : -EIO;
+		if (fault.fail_maps) {
+			fault.reads_left = 0;
+			fault.kind = TD_FAULT_EIO;
+		}
+	}
+	return 0;
 }
 
 static ssize_t fault_read(void *arg, void *buf, size_t len)
@@ -456,13 +486,16 @@ static ssize_t fault_read(void *arg, void *buf, size_t len)
 	ssize_t n;
 
 	if (fault.reads_left >= 0 && fault.reads_left-- == 0) {
+		fault.nr_injected++;
 		if (fault.kind != TD_FAULT_CORRUPT)
 			return fault.kind == TD_FAULT_EINTR ? -EINTR : -EIO;
 		corrupt = true;
 	}
 	n = read(f->fd, buf, len);
-	if (n < 0)
+	if (n < 0) {
+		fault.nr_errors++;
 		return -errno;
+	}
 	if (corrupt && n > 0)
 		memset(buf, 0xff, min_t(size_t, n, 8));	/* nlmsg_len, type */
 	return n;
@@ -490,7 +523,9 @@ static void fault__reset(void)
 		fault.fds[i].fd = -1;
 	}
 	fault.nr_fds = fault.nr_requests = fault.nr_vma_requests = 0;
+	fault.nr_errors = fault.nr_injected = fault.nr_reopens = 0;
 	fault.reads_left = -1;
+	fault.fail_maps = false;
 }
 
 /*
@@ -531,9 +566,10 @@ static pid_t non_leader_tid(pid_t pid)
 
 /*
  * perf record -p PID (@leader) or -t TID of a thread that is not the
- * leader: the thread map path sends the same events both ways
+ * leader: the thread map path sends the same events both ways, also when
+ * the read of the leader's maps fails (@fail_maps: /proc sends them)
  */
-static int compare_thread_maps(bool leader)
+static int compare_thread_maps(bool leader, bool fail_maps)
 {
 	struct perf_thread_map *threads = NULL;
 	struct td_capture td, proc;
@@ -548,6 +584,7 @@ static int compare_thread_maps(bool leader)
 			   thread_map__new_by_tid(non_leader_tid(t.parent));
 	capture__init(&td, &t, false);
 	capture__init(&proc, &t, false);
+	fault.fail_maps = fail_maps;
 	if (!threads || perf_thread_map__nr(threads) != (leader ? 3 : 1) ||
 	    synthesize_thread_map(&td, threads, true) ||
 	    synthesize_thread_map(&proc, threads, false))
@@ -555,14 +592,24 @@ static int compare_thread_maps(bool leader)
 
 	ret = compare_captures(&td, &proc);
 	/*
-	 * task_diag served, on one session: a request per thread, one for the
-	 * leader's maps; with -t, the leader is asked for besides the thread
+	 * task_diag served, on one session and without an error: a request
+	 * per thread, one for the leader's maps; with -t, the leader is asked
+	 * for besides the thread
 	 */
 	if (fault.nr_fds != 1 || fault.nr_requests != (leader ? 4 : 3) ||
-	    fault.nr_vma_requests != 1) {
-		pr_debug("task_diag: %u sessions, %u requests, %u of maps; expected 1, %d, 1\n",
+	    fault.nr_vma_requests != 1 || fault.nr_errors) {
+		pr_debug("task_diag: %u sessions, %u requests, %u of maps, %u errors; expected 1, %d, 1, 0\n",
 			 fault.nr_fds, fault.nr_requests, fault.nr_vma_requests,
-			 leader ? 4 : 3);
+			 fault.nr_errors, leader ? 4 : 3);
+		ret = TEST_FAIL;
+	}
+	/*
+	 * answers are read to their end: a new file only after the failed
+	 * read (procfs lists the leader first: other threads follow it)
+	 */
+	if (fault.nr_injected != fail_maps || fault.nr_reopens != fail_maps) {
+		pr_debug("%u reads failed on purpose, %u new files; expected %d, %d\n",
+			 fault.nr_injected, fault.nr_reopens, fail_maps, fail_maps);
 		ret = TEST_FAIL;
 	}
 	/* a thread's leader not in the map is sent too, with the MMAP2 events */
@@ -589,13 +636,19 @@ out:
 static int test__task_diag_thread_map(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
 {
-	return compare_thread_maps(true);
+	return compare_thread_maps(true, false);
 }
 
 static int test__task_diag_thread_map_tid(struct test_suite *test __maybe_unused,
 					  int subtest __maybe_unused)
 {
-	return compare_thread_maps(false);
+	return compare_thread_maps(false, false);
+}
+
+static int test__task_diag_thread_map_maps_fail(struct test_suite *test __maybe_unused,
+						int subtest __maybe_unused)
+{
+	return compare_thread_maps(true, true);
 }
 
 /* Events of the parent handed to capture_fail_second() */
@@ -860,6 +913,8 @@ static struct test_case tests__task_diag[] = {
 			 task_diag_thread_map, "no /proc/task-diag"),
 	TEST_CASE_REASON("a thread that is not the leader (record -t) the same way",
 			 task_diag_thread_map_tid, "no /proc/task-diag"),
+	TEST_CASE_REASON("thread map: a failed read of the leader's maps: /proc sends them",
+			 task_diag_thread_map_maps_fail, "no /proc/task-diag"),
 	TEST_CASE_REASON("thread map: events that failed to send are not sent again",
 			 task_diag_thread_map_send_fails, "no /proc/task-diag"),
 	TEST_CASE_REASON("a failed read: /proc completes the synthesis",

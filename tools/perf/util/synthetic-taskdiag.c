@@ -278,8 +278,11 @@ struct taskdiag *perf_taskdiag__session(struct machine *machine,
 	if (!td_synth__usable(machine))
 		return NULL;
 	td = td_synth__open(new_source);
-	if (!td && errno != ENOENT)
-		pr_debug("task_diag: %s, synthesizing from /proc\n", strerror(errno));
+	if (td)
+		pr_debug("synthesizing the thread map from /proc/task-diag\n");
+	else if (errno != ENOENT)
+		pr_debug("task_diag: %s, synthesizing the thread map from /proc\n",
+			 strerror(errno));
 	return td;
 }
 
@@ -308,6 +311,45 @@ static struct taskdiag_task *td_synth__one(struct taskdiag *td, pid_t pid,
 	return *err ? NULL : t;
 }
 
+/*
+ * Read the answer of @td to its end once its task was used, so that the
+ * next request goes on the same file (the kernel refuses a request while
+ * an answer is unread, and the library then opens the file again)
+ */
+static void td_synth__end(struct taskdiag *td)
+{
+	struct taskdiag_task *t;
+
+	while (taskdiag__next(td, &t) > 0)
+		;
+}
+
+/*
+ * The MMAP2 events of the thread group leader @pid, from a request of its
+ * VMAs, or from /proc if that request failed: none was sent.  A leader
+ * that exited since the request of its base has none (the /proc path
+ * would fail the thread map there).
+ */
+static int td_synth__leader_mmaps(struct td_synth *s, struct taskdiag *td,
+				  pid_t pid)
+{
+	struct taskdiag_task *t;
+	int err;
+
+	t = td_synth__one(td, pid, TASK_DIAG_SHOW_VMA |
+			  (s->mmap_data ? 0 : TASK_DIAG_SHOW_VMA_EXEC), &err);
+	if (t) {
+		err = td_synth__mmaps(s, t, pid, pid);
+		td_synth__end(td);
+		return err;
+	}
+	if (err == -ESRCH)
+		return 0;
+	return perf_event__synthesize_mmap_events(s->tool, s->mmap_event, pid,
+						  pid, s->process, s->machine,
+						  s->mmap_data);
+}
+
 /**
  * perf_event__synthesize_task_taskdiag - synthesize the events of one task
  * @td: the session of perf_taskdiag__session()
@@ -323,12 +365,13 @@ static struct taskdiag_task *td_synth__one(struct taskdiag *td, pid_t pid,
  *
  * The thread map path (perf record -p/-t/-u): COMM and NAMESPACES of @pid
  * from a TASK_DIAG_DUMP_ONE request of its base, and the MMAP2 events of a
- * thread group leader from a second one of its VMAs; the maps of the other
- * threads, which perf does not use, are not asked for.
+ * thread group leader from a second one of its VMAs (from /proc if that
+ * one fails); the maps of the other threads, which perf does not use, are
+ * not asked for.
  *
  * Return: the tgid of @pid; -errno of libtaskdiag when no event was sent,
- * so that the /proc path may take over; -ECANCELED when a later request or
- * sending failed, which the /proc path may not repeat.
+ * so that the /proc path may take over; -ECANCELED when sending an event
+ * failed, which the /proc path may not repeat.
  */
 int perf_event__synthesize_task_taskdiag(struct taskdiag *td,
 					 const struct perf_tool *tool,
@@ -351,25 +394,19 @@ int perf_event__synthesize_task_taskdiag(struct taskdiag *td,
 
 	t = td_synth__one(td, pid, TASK_DIAG_SHOW_BASE, &err);
 	b = t ? taskdiag_task__base(t) : NULL;
-	if (!b)
+	if (!b) {
+		if (t)
+			td_synth__end(td);
 		return err ?: -ESRCH;
+	}
 	tgid = b->tgid;
-	if (td_synth__comm(&s, b) ||
-	    perf_event__synthesize_namespaces(tool, ns_event, pid, tgid,
-					      process, machine) < 0)
+	err = td_synth__comm(&s, b) ||
+	      perf_event__synthesize_namespaces(tool, ns_event, pid, tgid,
+						process, machine) < 0;
+	td_synth__end(td);
+	if (err)
 		return -ECANCELED;
-	if (pid != tgid || !needs_mmap)
-		return tgid;
-
-	t = td_synth__one(td, pid, TASK_DIAG_SHOW_VMA |
-			  (mmap_data ? 0 : TASK_DIAG_SHOW_VMA_EXEC), &err);
-	if (err == -ESRCH)
-		return tgid;			/* exited since: no maps */
-	if (t)
-		err = td_synth__mmaps(&s, t, pid, tgid);
-	else		/* none was sent: the maps from /proc */
-		err = perf_event__synthesize_mmap_events(tool, mmap_event, pid,
-							 tgid, process, machine,
-							 mmap_data);
-	return err ? -ECANCELED : tgid;
+	if (pid == tgid && needs_mmap && td_synth__leader_mmaps(&s, td, pid))
+		return -ECANCELED;
+	return tgid;
 }

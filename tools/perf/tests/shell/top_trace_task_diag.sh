@@ -4,23 +4,19 @@
 #
 # Workloads started before perf are known to perf top and perf trace only
 # through the events synthesized at their start.  With task_diag serving
-# that synthesis, and with /proc for comparison:
+# that synthesis (perf -v says so), and with /proc for comparison:
 #  - perf top's first screens name a two-thread workload by its comm and
 #    DSO (its COMM and MMAP2 events);
-#  - perf trace -a --pf=min names a process that maps and touches memory in
-#    a loop, page-faulting all the time, by comm/pid and the shared object
-#    its faults come from (its COMM and MMAP2 events).
+#  - perf trace --pf=min, system wide (-a), names a process that maps and
+#    touches memory in a loop by comm/pid and the shared object its faults
+#    come from (its COMM and MMAP2 events); for the process only (-p: the
+#    thread map synthesis), where no comm is shown, by that shared object.
 # Both use software events only, so they need neither hardware counters
 # nor syscall tracepoints.
 
 shelldir=$(dirname "$0")
-# shellcheck source=lib/perf_has_symbol.sh
-. "${shelldir}"/lib/perf_has_symbol.sh
 # shellcheck source=lib/task_diag.sh
 . "${shelldir}"/lib/task_diag.sh
-
-sym="test_loop"
-skip_test_missing_symbol ${sym}
 
 skip_if_no_task_diag
 if ! command -v python3 > /dev/null; then
@@ -30,6 +26,7 @@ fi
 
 tmp=$(mktemp -d /tmp/perf-task-diag.XXXXXX)
 err=0
+pids=""		# the workload and the perf command running
 
 cleanup() {
 	[ -n "${pids}" ] && kill ${pids} 2>/dev/null && wait ${pids} 2>/dev/null
@@ -55,10 +52,11 @@ exec 3<> "${tmp}/keys"
 # line of LOG matches PATTERN (at most 60 s), then stop it (SIGTERM: a
 # background command of a script ignores SIGINT)
 until_seen() {
-	local log=$1 pattern=$2 pid
+	local log=$1 pattern=$2 workload=${pids} pid
 	shift 2
 	"$@" > "${log}" 2>&1 <&3 &
 	pid=$!
+	pids="${workload} ${pid}"
 	SECONDS=0
 	while [ ${SECONDS} -lt 60 ]; do
 		grep -q -e "${pattern}" "${log}" && break
@@ -66,23 +64,39 @@ until_seen() {
 		sleep 0.2
 	done
 	kill ${pid} 2>/dev/null
-	wait ${pid}
+	wait ${pid} 2>/dev/null
+	pids=${workload}
 	grep -q -e "${pattern}" "${log}"
 }
 
 # served LOG SOURCE: the synthesis was served by SOURCE, as perf -v says
 served() {
-	case $2 in
-	task-diag) grep -q 'synthesized [0-9]* threads from /proc/task-diag' "$1" ;;
-	*) grep -q 'synthesizing threads from /proc' "$1" ;;
-	esac
+	if [ "$2" = task-diag ]; then
+		grep -q -e 'synthesized [0-9]* threads from /proc/task-diag' \
+			-e 'synthesizing the thread map from /proc/task-diag' "$1"
+	else
+		! grep -q 'from /proc/task-diag' "$1"
+	fi
+}
+
+# ready FILE: wait until the workload created FILE, fail after 60 s
+ready() {
+	SECONDS=0
+	until [ -e "$1" ]; do
+		if [ ${SECONDS} -ge 60 ]; then
+			echo "the workload did not start"
+			exit 1
+		fi
+		sleep 0.1
+	done
 }
 
 # each workload alone: perf top drops the samples it cannot keep up with
 "${tmp}/td-thloop" test -w thloop 600 &
 pids=$!
-for _ in $(seq 50); do
-	[ "$(ls /proc/${pids}/task 2>/dev/null | wc -l)" -ge 2 ] && break
+SECONDS=0
+until [ "$(ls /proc/${pids}/task 2>/dev/null | wc -l)" -ge 2 ]; do
+	[ ${SECONDS} -lt 60 ] || { echo "thloop did not start its threads"; exit 1; }
 	sleep 0.1
 done
 for src in task-diag no-task-diag; do
@@ -100,25 +114,32 @@ for src in task-diag no-task-diag; do
 		err=1
 	fi
 done
-kill ${pids} && wait ${pids}
+kill ${pids} && wait ${pids} 2>/dev/null
 
-"${tmp}/td-faulter" -c 'import mmap
+"${tmp}/td-faulter" -c "import mmap
+open('${tmp}/faulting', 'w').close()
 while True:
 	m = mmap.mmap(-1, 1 << 20)
 	m.write(bytes(1 << 20))
-	m.close()' &
+	m.close()" &
 pids=$!
-for src in task-diag no-task-diag; do
-	log="${tmp}/trace-${src}.log"
-	if ! PERF_CONFIG="${tmp}/${src}.config" until_seen "${log}" \
-		" td-faulter/${pids} minfault \[/[^]@]*\.so[^]@]*@" \
-		perf trace -v -a --no-syscalls --pf=min; then
-		echo "perf trace -a (${src}) did not name td-faulter/${pids} and its library:"
-		grep minfault "${log}" | tail -n 5
-		err=1
-	elif ! served "${log}" ${src}; then
-		echo "perf trace -a (${src}): the synthesis was not served by ${src}"
-		err=1
-	fi
+ready "${tmp}/faulting"
+for target in "-a" "-p ${pids}"; do
+	who="td-faulter/${pids} "
+	[ "${target}" = -a ] || who=""
+	for src in task-diag no-task-diag; do
+		log="${tmp}/trace-${src}.log"
+		# shellcheck disable=SC2086 # the target is two words or one
+		if ! PERF_CONFIG="${tmp}/${src}.config" until_seen "${log}" \
+			" ${who}minfault \[/[^]@]*\.so[^]@]*@" \
+			perf trace -v ${target} --no-syscalls --pf=min; then
+			echo "perf trace ${target} (${src}) did not name ${who}and its library:"
+			grep minfault "${log}" | tail -n 5
+			err=1
+		elif ! served "${log}" ${src}; then
+			echo "perf trace ${target} (${src}): the synthesis was not served by ${src}"
+			err=1
+		fi
+	done
 done
 exit ${err}
