@@ -17,10 +17,7 @@ shelldir=$(dirname "$0")
 . "${shelldir}"/lib/task_diag.sh
 
 skip_if_no_task_diag
-if ! command -v strace > /dev/null; then
-	echo "Skip: no strace"
-	exit 2
-fi
+skip_if_missing strace
 
 tmp=$(mktemp -d /tmp/perf-task-diag.XXXXXX)
 err=0

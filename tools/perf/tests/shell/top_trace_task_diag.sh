@@ -19,10 +19,7 @@ shelldir=$(dirname "$0")
 . "${shelldir}"/lib/task_diag.sh
 
 skip_if_no_task_diag
-if ! command -v python3 > /dev/null; then
-	echo "Skip: no python3 for the page-faulting workload"
-	exit 2
-fi
+skip_if_missing python3 "for the page-faulting workload"
 
 tmp=$(mktemp -d /tmp/perf-task-diag.XXXXXX)
 err=0

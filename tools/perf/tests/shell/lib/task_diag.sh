@@ -15,6 +15,14 @@ skip_if_no_task_diag() {
 	fi
 }
 
+# skip_if_missing COMMAND [WHAT FOR]: skip (exit 2) without COMMAND
+skip_if_missing() {
+	if ! command -v "$1" > /dev/null; then
+		echo "Skip: no $1${2:+ $2}"
+		exit 2
+	fi
+}
+
 # task_diag_configs DIR: DIR/task-diag.config and DIR/no-task-diag.config,
 # for PERF_CONFIG=, with task_diag synthesis on and off, readable by all
 task_diag_configs() {
