@@ -179,9 +179,12 @@ static int td_synth__all(struct td_synth *s, struct taskdiag *threads,
 		s->maps = td_synth__open(new_source);
 		if (!s->maps)
 			return -errno;
-		/* without -d only executable mappings make MMAP2 events */
+		/*
+		 * the VMAs only: each message says whose they are; without -d
+		 * only executable mappings make MMAP2 events
+		 */
 		err = taskdiag__request(s->maps, TASK_DIAG_DUMP_ALL, 0,
-					TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA |
+					TASK_DIAG_SHOW_VMA |
 					(s->mmap_data ? 0 : TASK_DIAG_SHOW_VMA_EXEC));
 		if (err)
 			return err;
