@@ -5,12 +5,15 @@
 # With 1,000 more processes than perf found at start, a whole
 # `perf record -a -- true` and the start-up of `perf top` must access (open,
 # stat, readlink...) the /proc/PID/ files of at most a few tasks when the
-# threads are synthesized from /proc/task-diag: nothing perf does may grow
-# with the number of tasks.  The /proc walk, which opens files of every
-# task, shows that the count sees such accesses.
+# threads are synthesized from /proc/task-diag, and no system call of the
+# whole `perf record -a -- true` may be made once per task (an open, stat
+# or read of each task's executable, a write of each event): nothing perf
+# does may grow with the number of tasks.  The /proc walk, which opens
+# files of every task, shows that both counts see such accesses.
 
 nr_procs=1000
 limit=50	# /proc/PID/ paths: perf's own and its workload's, a few more
+syscall_limit=$((nr_procs / 4))	# more calls of one system call in perf record
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/task_diag.sh
@@ -32,6 +35,35 @@ trap cleanup EXIT
 
 task_diag_configs "${tmp}"
 
+# proc_paths TRACE: the distinct /proc/PID/ paths accessed, PID not perf's
+proc_paths() {
+	grep -o '"/proc/[0-9][0-9]*/[^"]*"' "$1" | sort -u | wc -l
+}
+
+# syscall_counts TRACE: "COUNT NAME" of each system call in TRACE, most
+# frequent first (an interrupted call counts once, not again when resumed)
+syscall_counts() {
+	awk '$2 ~ /^[a-z_0-9]+\(/ { sub(/\(.*/, "", $2); print $2 }' "$1" |
+		sort | uniq -c | sort -rn
+}
+
+# traced SOURCE NAME FILTER CMD...: CMD under strace -e FILTER, the count
+# of proc_paths
+traced() {
+	local src=$1 name=$2 filter=$3
+
+	shift 3
+	PERF_CONFIG="${tmp}/${src}.config" strace -f -qq -o "${tmp}/${name}.trace" \
+		-e "${filter}" "$@" > "${tmp}/${name}.log" 2>&1
+	proc_paths "${tmp}/${name}.trace"
+}
+file_calls=trace=open,openat,openat2,stat,lstat,newfstatat,statx,access,faccessat,faccessat2,readlink,readlinkat
+
+# The system calls of perf record before the workload is started
+traced task-diag baseline trace=all perf record -a -e cpu-clock \
+	-o "${tmp}/baseline.data" -- true > /dev/null
+syscall_counts "${tmp}/baseline.trace" > "${tmp}/baseline.counts"
+
 # nr_procs sleeping processes in a process group of their own
 setsid perl -e '$SIG{TERM} = sub { kill "TERM", -$$; exit 0 };
 	for (1..$ARGV[0]) { if (!fork) { sleep 1000; exit 0 } }
@@ -47,31 +79,16 @@ if [ ! -e "${tmp}/ready" ]; then
 	exit 1
 fi
 
-# proc_paths TRACE: the distinct /proc/PID/ paths accessed, PID not perf's
-proc_paths() {
-	grep -o '"/proc/[0-9][0-9]*/[^"]*"' "$1" | sort -u | wc -l
-}
-
-# traced SOURCE NAME CMD...: CMD under strace, the count of proc_paths
-traced() {
-	local src=$1 name=$2
-
-	shift 2
-	PERF_CONFIG="${tmp}/${src}.config" strace -f -qq -o "${tmp}/${name}.trace" \
-		-e trace=open,openat,openat2,stat,lstat,newfstatat,statx,access,faccessat,faccessat2,readlink,readlinkat \
-		"$@" > "${tmp}/${name}.log" 2>&1
-	proc_paths "${tmp}/${name}.trace"
-}
-
+declare -A record_paths top_paths
 for src in task-diag no-task-diag; do
-	n=$(traced ${src} record-${src} perf record -v -a -e cpu-clock \
-		-o "${tmp}/${src}.data" -- true)
+	n=$(traced ${src} record-${src} trace=all perf record -v -a \
+		-e cpu-clock -o "${tmp}/${src}.data" -- true)
 	echo "perf record -a -- true (${src}): ${n} /proc/PID/ paths"
-	eval "record_${src//-/_}=${n}"
-	n=$(traced ${src} top-${src} timeout -s INT 30 perf top --stdio -d 1 \
-		-e cpu-clock)
+	record_paths[${src}]=${n}
+	n=$(traced ${src} top-${src} "${file_calls}" \
+		timeout -s INT 30 perf top --stdio -d 1 -e cpu-clock)
 	echo "perf top (${src}), 30 s: ${n} /proc/PID/ paths"
-	eval "top_${src//-/_}=${n}"
+	top_paths[${src}]=${n}
 done
 if ! grep -q 'synthesized [0-9]* threads from /proc/task-diag' "${tmp}/record-task-diag.log"; then
 	echo "task_diag did not serve perf record's synthesis:"
@@ -83,14 +100,39 @@ if ! grep -q 'PerfTop:' "${tmp}/top-task-diag.log"; then
 	tail -n 20 "${tmp}/top-task-diag.log"
 	err=1
 fi
-if [ "${record_no_task_diag}" -lt "${nr_procs}" ]; then
-	echo "the /proc walk accessed only ${record_no_task_diag} paths: the count misses accesses"
+if [ "${record_paths[no-task-diag]}" -lt "${nr_procs}" ]; then
+	echo "the /proc walk accessed only ${record_paths[no-task-diag]} paths: the count misses accesses"
 	err=1
 fi
-if [ "${record_task_diag}" -gt "${limit}" ] || [ "${top_task_diag}" -gt "${limit}" ]; then
+if [ "${record_paths[task-diag]}" -gt "${limit}" ] ||
+   [ "${top_paths[task-diag]}" -gt "${limit}" ]; then
 	echo "task_diag: more than ${limit} /proc/PID/ paths, the first of them:"
 	grep -ho '"/proc/[0-9][0-9]*/[^"]*"' "${tmp}/record-task-diag.trace" \
 		"${tmp}/top-task-diag.trace" | sort | uniq -c | sort -rn | head -n 20
+	err=1
+fi
+
+# growth TRACE: "COUNT NAME" of each system call of TRACE, COUNT how many
+# more times than perf record made it before the workload, most first
+growth() {
+	syscall_counts "$1" > "${tmp}/counts"
+	awk 'NR == FNR { base[$2] = $1; next } { print $1 - base[$2], $2 }' \
+		"${tmp}/baseline.counts" "${tmp}/counts" | sort -rn
+}
+
+# The system call of each source's perf record that grew most
+read -r most_proc name_proc <<< "$(growth "${tmp}/record-no-task-diag.trace" | head -n 1)"
+read -r most_td name_td <<< "$(growth "${tmp}/record-task-diag.trace" | head -n 1)"
+echo "perf record -a -- true with ${nr_procs} more processes, the system call" \
+	"made most more often: ${name_td} +${most_td} (task_diag)," \
+	"${name_proc} +${most_proc} (/proc)"
+if [ "${most_proc:-0}" -lt "${nr_procs}" ]; then
+	echo "no system call of the /proc walk grew by one per task: the count misses calls"
+	err=1
+fi
+if [ "${most_td:-0}" -gt "${syscall_limit}" ]; then
+	echo "task_diag: system calls made more than ${syscall_limit} more times:"
+	growth "${tmp}/record-task-diag.trace" | head -n 10
 	err=1
 fi
 exit ${err}

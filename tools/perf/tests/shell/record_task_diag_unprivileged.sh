@@ -89,7 +89,11 @@ tasks() {
 
 # tids: every thread of every process
 tids() {
-	ls /proc/[0-9]*/task 2>/dev/null | grep '^[0-9][0-9]*$' | sort
+	local t
+
+	for t in /proc/[0-9]*/task/[0-9]*; do
+		echo "${t##*/}"
+	done | sort
 }
 
 tids > "${tmp}/before"
