@@ -31,6 +31,7 @@
 struct td_vma {
 	struct taskdiag_vma		pub;	/* pointers set by td_task_finish() */
 	struct task_diag_vma_stat	stat;
+	__u8				build_id[TASK_DIAG_BUILD_ID_MAX];
 	size_t				name_pos; /* in task->names, or TD_NO_NAME */
 };
 
@@ -126,7 +127,7 @@ int td_task_set_group(struct taskdiag *td, int group, const void *data,
 /* vma.c */
 int td_vma_add(struct taskdiag *td, const struct task_diag_vma *rec,
 	       const char *name, size_t name_len,
-	       const struct task_diag_vma_stat *stat);
+	       const struct task_diag_vma_stat *stat, const __u8 *build_id);
 int td_vma_parse_attr(struct taskdiag *td, const char *data, size_t len);
 
 /* request.c */

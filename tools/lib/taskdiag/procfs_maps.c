@@ -181,7 +181,7 @@ static int td_pvma_add(struct taskdiag *td, struct td_pvma *v, bool stat)
 	v->rec.name_off = v->name ? rec_len + stat_len : 0;
 	v->rec.name_len = name_len;
 	return td_vma_add(td, &v->rec, v->name, name_len,
-			  stat ? &v->stat : NULL);
+			  stat ? &v->stat : NULL, NULL);
 }
 
 static bool td_maps_is_header(const char *line)

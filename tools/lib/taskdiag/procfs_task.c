@@ -373,6 +373,9 @@ static int td_fill_groups(struct taskdiag *td, const struct td_ptask *t,
 	__u64 show = td->show_flags;
 	int err = 0;
 
+	/* the threads of a process share its mappings */
+	if ((show & TASK_DIAG_SHOW_VMA_LEADERS) && t->pid != ps->tgid)
+		show &= ~TASK_DIAG_SHOW_VMA;
 	if (show & TASK_DIAG_SHOW_BASE)
 		err = td_fill_base(td, st, ps);
 	if (!err && (show & TASK_DIAG_SHOW_CRED))

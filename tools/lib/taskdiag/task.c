@@ -30,6 +30,7 @@ void td_task_finish(struct taskdiag_task *task)
 		v->pub.name = v->name_pos == TD_NO_NAME ? NULL :
 			      task->names + v->name_pos;
 		v->pub.stat = v->pub.vma.stat_len ? &v->stat : NULL;
+		v->pub.build_id = v->pub.vma.build_id_len ? v->build_id : NULL;
 	}
 }
 

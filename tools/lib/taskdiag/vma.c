@@ -10,7 +10,11 @@
 #include "internal.h"
 
 /* A record must hold at least the fields up to stat_len */
-#define TD_VMA_MIN	td_offsetofend(struct task_diag_vma, stat_len)
+#define TD_VMA_MIN	TASK_DIAG_VMA_SIZE_VER0
+/* ... and up to build_id_off with TASK_DIAG_SHOW_VMA_BUILD_ID */
+#define TD_VMA_MIN_ID	td_offsetofend(struct task_diag_vma, build_id_off)
+/* Where the fields that came with build IDs begin */
+#define TD_VMA_ID_FIELDS offsetof(struct task_diag_vma, build_id_len)
 
 /* /proc/PID/maps pads what precedes the name to this width */
 #define TD_MAPS_PAD	(25 + 6 * 8 - 1)
@@ -22,12 +26,13 @@
  * @name: its name, NUL-terminated within @name_len bytes, or NULL
  * @name_len: the size of @name
  * @stat: its counters, or NULL
+ * @build_id: its build ID, rec->build_id_len bytes, or NULL
  *
  * Return: 0 or -ENOMEM.
  */
 int td_vma_add(struct taskdiag *td, const struct task_diag_vma *rec,
 	       const char *name, size_t name_len,
-	       const struct task_diag_vma_stat *stat)
+	       const struct task_diag_vma_stat *stat, const __u8 *build_id)
 {
 	struct taskdiag_task *task = &td->task;
 	size_t n = name ? strnlen(name, name_len) : 0;
@@ -49,6 +54,10 @@ int td_vma_add(struct taskdiag *td, const struct task_diag_vma *rec,
 		v->stat = *stat;
 	else
 		v->pub.vma.stat_len = 0;
+	if (build_id)
+		memcpy(v->build_id, build_id, rec->build_id_len);
+	else
+		v->pub.vma.build_id_off = v->pub.vma.build_id_len = 0;
 	v->name_pos = TD_NO_NAME;
 	if (name) {
 		v->name_pos = task->names_len;
@@ -70,12 +79,42 @@ static bool td_overlap(size_t a, size_t alen, size_t b, size_t blen)
 	return a < b + blen && b < a + alen;
 }
 
-/* The name and the stat of @rec lie in it, after its fixed fields */
-static int td_vma_check(struct taskdiag *td, const struct task_diag_vma *rec,
-			const char *p)
+/* The build ID of @rec lies in it, after its fixed fields, apart from the rest */
+static int td_vma_check_id(struct taskdiag *td, const struct task_diag_vma *rec,
+			   size_t hdr)
 {
-	size_t hdr = rec->vma_len < sizeof(*rec) ? rec->vma_len : sizeof(*rec);
 	unsigned long long start = rec->start;
+
+	if (!rec->build_id_len)
+		return 0;
+	if (rec->build_id_len > TASK_DIAG_BUILD_ID_MAX ||
+	    !td_in_record(rec->build_id_off, rec->build_id_len, hdr, rec->vma_len))
+		return td_err(td, -EBADMSG,
+			      "VMA %llx: build ID at %u+%u outside its %u bytes",
+			      start, rec->build_id_off, rec->build_id_len,
+			      rec->vma_len);
+	if ((rec->name_len && td_overlap(rec->build_id_off, rec->build_id_len,
+					 rec->name_off, rec->name_len)) ||
+	    (rec->stat_len && td_overlap(rec->build_id_off, rec->build_id_len,
+					 rec->stat_off, rec->stat_len)))
+		return td_err(td, -EBADMSG, "VMA %llx: build ID overlaps", start);
+	return 0;
+}
+
+/*
+ * The name, the stat and the build ID of @rec lie in it, after its fixed
+ * fields: TD_VMA_MIN bytes, TD_VMA_MIN_ID with a build ID
+ */
+static int td_vma_check(struct taskdiag *td, const struct task_diag_vma *rec,
+			const char *p, bool with_id)
+{
+	size_t hdr = with_id ? TD_VMA_MIN_ID : TD_VMA_MIN;
+	unsigned long long start = rec->start;
+	int err;
+
+	err = td_vma_check_id(td, rec, hdr);
+	if (err)
+		return err;
 
 	if (rec->name_len &&
 	    !td_in_record(rec->name_off, rec->name_len, hdr, rec->vma_len))
@@ -107,6 +146,7 @@ static int td_vma_check(struct taskdiag *td, const struct task_diag_vma *rec,
 static int td_vma_record(struct taskdiag *td, const char *p, size_t left,
 			 size_t *vma_len)
 {
+	bool with_id = td->show_flags & TASK_DIAG_SHOW_VMA_BUILD_ID;
 	struct task_diag_vma_stat stat;
 	struct task_diag_vma rec;
 	int err;
@@ -117,14 +157,19 @@ static int td_vma_record(struct taskdiag *td, const char *p, size_t left,
 
 	memset(&rec, 0, sizeof(rec));
 	memcpy(&rec, p, left < sizeof(rec) ? left : sizeof(rec));
-	if (rec.vma_len < TD_VMA_MIN || rec.vma_len > left)
+	if (rec.vma_len < (with_id ? TD_VMA_MIN_ID : TD_VMA_MIN) ||
+	    rec.vma_len > left)
 		return td_err(td, -EBADMSG,
 			      "pid %u: VMA record with vma_len %u, %zu bytes left",
 			      td->task.pid, rec.vma_len, left);
 	if (rec.vma_len < sizeof(rec))
 		memset((char *)&rec + rec.vma_len, 0, sizeof(rec) - rec.vma_len);
+	/* not asked for: what follows stat_len may be an older kernel's name */
+	if (!with_id)
+		memset((char *)&rec + TD_VMA_ID_FIELDS, 0,
+		       sizeof(rec) - TD_VMA_ID_FIELDS);
 
-	err = td_vma_check(td, &rec, p);
+	err = td_vma_check(td, &rec, p, with_id);
 	if (err)
 		return err;
 
@@ -132,7 +177,8 @@ static int td_vma_record(struct taskdiag *td, const char *p, size_t left,
 		memcpy(&stat, p + rec.stat_off, sizeof(stat));
 	*vma_len = rec.vma_len;
 	return td_vma_add(td, &rec, rec.name_len ? p + rec.name_off : NULL,
-			  rec.name_len, rec.stat_len ? &stat : NULL);
+			  rec.name_len, rec.stat_len ? &stat : NULL,
+			  rec.build_id_len ? (const __u8 *)p + rec.build_id_off : NULL);
 }
 
 /**

@@ -32,6 +32,8 @@ enum {
 	TASK_DIAG_STAT,
 	TASK_DIAG_STATM,
 	TASK_DIAG_VMA_EXEC,	/* a filter of TASK_DIAG_VMA, no attribute */
+	TASK_DIAG_VMA_LEADERS,	/* a filter of TASK_DIAG_VMA, no attribute */
+	TASK_DIAG_VMA_BUILD_ID,	/* a part of TASK_DIAG_VMA records */
 
 	__TASK_DIAG_ATTR_MAX
 #define TASK_DIAG_ATTR_MAX (__TASK_DIAG_ATTR_MAX - 1)
@@ -44,6 +46,8 @@ enum {
 #define TASK_DIAG_SHOW_STAT	(1ULL << TASK_DIAG_STAT)
 #define TASK_DIAG_SHOW_STATM	(1ULL << TASK_DIAG_STATM)
 #define TASK_DIAG_SHOW_VMA_EXEC	(1ULL << TASK_DIAG_VMA_EXEC)
+#define TASK_DIAG_SHOW_VMA_LEADERS (1ULL << TASK_DIAG_VMA_LEADERS)
+#define TASK_DIAG_SHOW_VMA_BUILD_ID (1ULL << TASK_DIAG_VMA_BUILD_ID)
 
 /* Values of task_diag_base.state, in the order of /proc/PID/stat's states */
 enum {
@@ -139,10 +143,15 @@ struct task_diag_vma_stat {
 	__u64 pss;
 } __attribute__((__aligned__(NLA_ALIGNTO)));
 
+/* The largest build ID a record carries (SHA-1) */
+#define TASK_DIAG_BUILD_ID_MAX	20
+
 /*
  * One record of the TASK_DIAG_VMA attribute, which holds a series of them.
- * task_diag_vma must be NLA_ALIGN'ed; name and stat are found at name_off
- * and stat_off from the start of the record, inside its vma_len bytes.
+ * task_diag_vma must be NLA_ALIGN'ed; name, stat and build ID are found at
+ * name_off, stat_off and build_id_off from the start of the record, inside
+ * its vma_len bytes.  The fixed fields of records of kernels before
+ * build_id_off are TASK_DIAG_VMA_SIZE_VER0 bytes long.
  */
 struct task_diag_vma {
 	__u64 start, end;
@@ -157,7 +166,13 @@ struct task_diag_vma {
 	__u16 name_len;
 	__u16 stat_off;
 	__u16 stat_len;
+	__u16 build_id_len;	/* was tail padding: 0 from older kernels */
+	__u16 build_id_off;
+	__u16 __reserved1;	/* zero */
+	__u32 __reserved2;	/* zero */
 } __attribute__((__aligned__(NLA_ALIGNTO)));
+
+#define TASK_DIAG_VMA_SIZE_VER0	64
 
 static inline char *task_diag_vma_name(struct task_diag_vma *vma)
 {
@@ -174,6 +189,15 @@ struct task_diag_vma_stat *task_diag_vma_stat(struct task_diag_vma *vma)
 		return 0;
 
 	return (struct task_diag_vma_stat *)(((char *)vma) + vma->stat_off);
+}
+
+/* Only for a record of a request with TASK_DIAG_SHOW_VMA_BUILD_ID */
+static inline __u8 *task_diag_vma_build_id(struct task_diag_vma *vma)
+{
+	if (!vma->build_id_len)
+		return 0;
+
+	return ((__u8 *)vma) + vma->build_id_off;
 }
 
 #define task_diag_for_each_vma(vma, attr)				\

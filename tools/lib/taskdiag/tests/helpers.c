@@ -16,6 +16,13 @@
 struct taskdiag *mem_session(struct mem_source *ms, const struct sb *sb,
 			     size_t buf_size)
 {
+	return mem_session_flags(ms, sb, buf_size, SHOW_ALL);
+}
+
+/* A session on the answer @sb to a request of the groups @show_flags */
+struct taskdiag *mem_session_flags(struct mem_source *ms, const struct sb *sb,
+				   size_t buf_size, __u64 show_flags)
+{
 	struct taskdiag_opts opts = {
 		.sz = sizeof(opts),
 		.buf_size = buf_size,
@@ -31,7 +38,7 @@ struct taskdiag *mem_session(struct mem_source *ms, const struct sb *sb,
 		printf("# taskdiag__new: %m\n");
 		return NULL;
 	}
-	err = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL);
+	err = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, show_flags);
 	if (err) {
 		printf("# taskdiag__request: %d\n", err);
 		taskdiag__delete(td);

@@ -269,6 +269,163 @@ static int longer_record(void)
 	return ret;
 }
 
+#define ID_LEN		TASK_DIAG_BUILD_ID_MAX
+#define SHOW_IDS	(SHOW_ALL | TASK_DIAG_SHOW_VMA_BUILD_ID)
+
+/*
+ * One task with a record of @rec_len bytes, @rec and then @tail, asked for
+ * @show_flags; its first VMA into @v (copied: the task is gone after)
+ */
+static int run_one_rec(const struct task_diag_vma *rec, size_t rec_len,
+		       const void *tail, size_t tail_len, __u64 show_flags,
+		       struct taskdiag_vma *v, char *name, __u8 *id)
+{
+	char buf[REC + STAT + ID_LEN + 64];
+	const struct taskdiag_vma *got;
+	struct taskdiag_task *task;
+	struct mem_source ms;
+	struct taskdiag *td;
+	struct sb sb;
+	int ret;
+
+	memcpy(buf, rec, rec_len);
+	memcpy(buf + rec_len, tail, tail_len);
+	sb_init(&sb, 1);
+	sb_msg_begin(&sb, TASK_DIAG_CMD_GET, 1, 1, 0);
+	sb_attr(&sb, TASK_DIAG_VMA, buf, rec_len + tail_len);
+	sb_msg_end(&sb);
+	td = mem_session_flags(&ms, &sb, 0, show_flags);
+	if (!td)
+		return -1000;
+	ret = taskdiag__next(td, &task);
+	got = ret == 1 ? taskdiag_task__vma(task, 0) : NULL;
+	if (got) {
+		*v = *got;
+		strcpy(name, got->name ?: "");
+		if (got->build_id)
+			memcpy(id, got->build_id, got->vma.build_id_len);
+	}
+	taskdiag__delete(td);
+	sb_free(&sb);
+	return ret;
+}
+
+/* A record as the kernel lays it out with a build ID: stat, ID, name */
+static void id_rec(struct task_diag_vma *rec, char *tail)
+{
+	good_rec(rec, tail);
+	memset(tail, 0, STAT + ID_LEN + 8);
+	rec->build_id_off = REC + STAT;
+	rec->build_id_len = ID_LEN;
+	rec->name_off = REC + STAT + ID_LEN;
+	rec->vma_len = REC + STAT + ID_LEN + 8;
+	memset(tail + STAT, 0xb1, ID_LEN);
+	memcpy(tail + STAT + ID_LEN, "name", 5);
+}
+
+static int build_id_record(void)
+{
+	char tail[STAT + ID_LEN + 8], name[16];
+	struct task_diag_vma rec;
+	struct taskdiag_vma v;
+	__u8 id[ID_LEN] = {};
+
+	id_rec(&rec, tail);
+	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_IDS, &v,
+			     name, id), 1);
+	CHECK(v.build_id);
+	CHECK_EQ(v.vma.build_id_len, ID_LEN);
+	CHECK(!memcmp(id, tail + STAT, ID_LEN));
+	CHECK(!strcmp(name, "name"));
+
+	/* a file without one: no pointer */
+	rec.build_id_off = rec.build_id_len = 0;
+	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_IDS, &v,
+			     name, id), 1);
+	CHECK(!v.build_id);
+	return 0;
+}
+
+/* Not asked for: the fields are not trusted, whatever they hold */
+static int build_id_not_asked(void)
+{
+	char tail[STAT + ID_LEN + 8], name[16];
+	struct task_diag_vma rec;
+	struct taskdiag_vma v;
+	__u8 id[ID_LEN];
+
+	id_rec(&rec, tail);
+	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_ALL, &v,
+			     name, id), 1);
+	CHECK(!v.build_id);
+	CHECK_EQ(v.vma.build_id_len, 0);
+	CHECK_EQ(v.vma.build_id_off, 0);
+	CHECK(!strcmp(name, "name"));
+	return 0;
+}
+
+/*
+ * A record of a kernel before build IDs: 64 bytes of fixed fields, the
+ * name right after them, where build_id_off and build_id_len are now
+ */
+static int record_of_older_kernel(void)
+{
+	char tail[8 + STAT], name[16];
+	struct task_diag_vma rec;
+	struct taskdiag_vma v;
+	__u8 id[ID_LEN];
+
+	memset(&rec, 0, sizeof(rec));
+	memset(tail, 0, sizeof(tail));
+	rec.start = 0x2000;
+	rec.end = 0x3000;
+	rec.name_off = TASK_DIAG_VMA_SIZE_VER0;
+	rec.name_len = 8;
+	rec.stat_off = TASK_DIAG_VMA_SIZE_VER0 + 8;
+	rec.stat_len = STAT;
+	rec.vma_len = TASK_DIAG_VMA_SIZE_VER0 + 8 + STAT;
+	memcpy(tail, "/usr/x1", 8);
+	CHECK_EQ(run_one_rec(&rec, TASK_DIAG_VMA_SIZE_VER0, tail, sizeof(tail),
+			     SHOW_ALL, &v, name, id), 1);
+	CHECK(!strcmp(name, "/usr/x1"));
+	CHECK(v.stat);
+	CHECK(!v.build_id);
+	CHECK_EQ(v.vma.build_id_len, 0);
+	CHECK_EQ(v.vma.__reserved1, 0);
+	CHECK_EQ(v.vma.__reserved2, 0);
+	return 0;
+}
+
+static int build_id_lies(void)
+{
+	char tail[STAT + ID_LEN + 8], name[16];
+	struct task_diag_vma rec;
+	struct taskdiag_vma v;
+	__u8 id[64];
+
+	id_rec(&rec, tail);
+	rec.build_id_len = ID_LEN + 1;		/* longer than any */
+	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_IDS, &v,
+			     name, id), -EBADMSG);
+	id_rec(&rec, tail);
+	rec.build_id_off = rec.vma_len - 4;	/* past the end */
+	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_IDS, &v,
+			     name, id), -EBADMSG);
+	id_rec(&rec, tail);
+	rec.build_id_off = 16;			/* in the fixed fields */
+	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_IDS, &v,
+			     name, id), -EBADMSG);
+	id_rec(&rec, tail);
+	rec.build_id_off = REC + STAT + 4;	/* over the name */
+	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_IDS, &v,
+			     name, id), -EBADMSG);
+	id_rec(&rec, tail);
+	rec.build_id_off = REC + STAT - 4;	/* over the stat */
+	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_IDS, &v,
+			     name, id), -EBADMSG);
+	return 0;
+}
+
 static int empty_vma_attr(void)
 {
 	struct taskdiag_task *task;
@@ -348,6 +505,10 @@ const struct td_test vma_tests[] = {
 	TD_TEST(vma_len_beyond_attr),
 	TD_TEST(truncated_record),
 	TD_TEST(longer_record),
+	TD_TEST(build_id_record),
+	TD_TEST(build_id_not_asked),
+	TD_TEST(record_of_older_kernel),
+	TD_TEST(build_id_lies),
 	TD_TEST(empty_vma_attr),
 	TD_TEST(format_like_maps),
 	{ }

@@ -16,7 +16,9 @@
 _Static_assert(sizeof(struct task_diag_pid) == 24, "task_diag_pid");
 _Static_assert(sizeof(struct task_diag_stat) == 72, "task_diag_stat");
 _Static_assert(sizeof(struct task_diag_statm) == 128, "task_diag_statm");
-_Static_assert(sizeof(struct task_diag_vma) == 64, "task_diag_vma");
+_Static_assert(sizeof(struct task_diag_vma) == 72, "task_diag_vma");
+_Static_assert(offsetof(struct task_diag_vma, build_id_off) ==
+	       TASK_DIAG_VMA_SIZE_VER0, "task_diag_vma: v3's size");
 _Static_assert(sizeof(struct task_diag_vma_stat) == 80, "task_diag_vma_stat");
 
 TEST(built_32bit)

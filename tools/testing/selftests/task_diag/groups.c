@@ -681,6 +681,55 @@ TEST_F(groups, vma_exec_only)
 	proc_maps_free(&m);
 }
 
+/*
+ * TASK_DIAG_SHOW_VMA_LEADERS: the mappings once per process, in the
+ * message of its leader, the same as a dump of the leader alone
+ */
+TEST_F(groups, vma_leaders_only)
+{
+	static const __u64 show = TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA |
+				  TASK_DIAG_SHOW_VMA_EXEC;
+	static const __u64 strategies[] = { TASK_DIAG_DUMP_ALL_THREAD,
+					    TASK_DIAG_DUMP_THREAD };
+	pid_t pid = self->child[THREADED];
+	struct td_task *leader;
+	struct td_dump one, d;
+	size_t s, i, threads;
+
+	dump_one(_metadata, &one, show, pid);
+	ASSERT_LT(2U, one.tasks[0].nr_vmas);
+	for (s = 0; s < ARRAY_SIZE(strategies); s++) {
+		ASSERT_EQ(0, td_dump(&d, show | TASK_DIAG_SHOW_VMA_LEADERS,
+				     strategies[s], pid, TD_BUF_SMALL));
+		TD_EXPECT_CLEAN(&d);
+		leader = NULL;
+		threads = 0;
+		for (i = 0; i < d.nr_tasks; i++) {
+			if (d.tasks[i].tgid != (__u32)pid)
+				continue;
+			if (d.tasks[i].pid == (__u32)pid) {
+				leader = &d.tasks[i];
+				continue;
+			}
+			threads++;
+			EXPECT_FALSE(td_has_vma(&d.tasks[i]))
+				TH_LOG("thread %u has VMAs", d.tasks[i].pid);
+		}
+		EXPECT_EQ((size_t)NR_THREADS, threads);
+		ASSERT_NE(NULL, leader);
+		ASSERT_TRUE(td_has_vma(leader));
+		ASSERT_EQ(one.tasks[0].nr_vmas, leader->nr_vmas);
+		for (i = 0; i < leader->nr_vmas; i++) {
+			EXPECT_EQ(one.tasks[0].vmas[i].rec.start,
+				  leader->vmas[i].rec.start);
+			EXPECT_STREQ(one.tasks[0].vmas[i].name ?: "",
+				     leader->vmas[i].name ?: "");
+		}
+		td_dump_free(&d);
+	}
+	td_dump_free(&one);
+}
+
 TEST_F(groups, stat_matches_proc_stat)
 {
 	static const __u64 strategies[] = { TASK_DIAG_DUMP_ONE,

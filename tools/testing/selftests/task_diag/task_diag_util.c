@@ -144,6 +144,38 @@ static struct td_task *td_task_new(struct td_dump *d, __u32 pid, __u32 tgid)
 	return t;
 }
 
+/*
+ * The build ID of a record: only with TASK_DIAG_SHOW_VMA_BUILD_ID, after
+ * the fixed fields, apart from name and stat
+ */
+static void td_add_build_id(struct td_dump *d, struct td_task *t,
+			    const char *p, struct td_vma *v)
+{
+	const struct task_diag_vma *rec = &v->rec;
+	size_t off = rec->build_id_off, len = rec->build_id_len;
+
+	if (!(d->show_flags & TASK_DIAG_SHOW_VMA_BUILD_ID)) {
+		if (off || len || rec->__reserved1 || rec->__reserved2)
+			td_err(d, "pid %u: VMA %llx: build ID %zu+%zu not asked for",
+			       t->pid, (unsigned long long)rec->start, off, len);
+		return;
+	}
+	if (!len)
+		return;
+	if (len > TASK_DIAG_BUILD_ID_MAX || off < sizeof(*rec) ||
+	    off + len > rec->vma_len ||
+	    (rec->name_len && off < rec->name_off + rec->name_len &&
+	     rec->name_off < off + len) ||
+	    (rec->stat_len && off < rec->stat_off + rec->stat_len &&
+	     rec->stat_off < off + len)) {
+		td_err(d, "pid %u: VMA %llx: bad build ID off %zu len %zu",
+		       t->pid, (unsigned long long)rec->start, off, len);
+		return;
+	}
+	memcpy(v->build_id, p + off, len);
+	v->build_id_len = len;
+}
+
 /* Check one VMA record's name and stat and append it to @t */
 static void td_add_vma(struct td_dump *d, struct td_task *t, const char *p,
 		       const struct task_diag_vma *rec)
@@ -177,6 +209,7 @@ static void td_add_vma(struct td_dump *d, struct td_task *t, const char *p,
 			v->name = strdup(p + rec->name_off);
 	}
 
+	td_add_build_id(d, t, p, v);
 	if (!!rec->stat_len != want_stat)
 		td_err(d, "pid %u: VMA %llx: stat_len %u with%s TASK_DIAG_SHOW_VMA_STAT",
 		       t->pid, (unsigned long long)rec->start, rec->stat_len,

@@ -36,6 +36,8 @@ struct td_vma {
 	char *name;			/* NULL when the record has no name */
 	bool has_stat;
 	struct task_diag_vma_stat stat;
+	unsigned int build_id_len;	/* 0: none */
+	__u8 build_id[TASK_DIAG_BUILD_ID_MAX];
 };
 
 /* Everything the response said about one task, continuations merged */

@@ -537,6 +537,17 @@ TEST_F(txn, vma_exec_without_vma_einval)
 	expect_usable(_metadata, self->fd);
 }
 
+TEST_F(txn, vma_leaders_and_build_id_without_vma_einval)
+{
+	EXPECT_EQ(-EINVAL, td_request(self->fd, TASK_DIAG_SHOW_VMA_LEADERS |
+				      TASK_DIAG_SHOW_BASE,
+				      TASK_DIAG_DUMP_ALL_THREAD, 0, 1));
+	EXPECT_EQ(-EINVAL, td_request(self->fd, TASK_DIAG_SHOW_VMA_BUILD_ID |
+				      TASK_DIAG_SHOW_BASE,
+				      TASK_DIAG_DUMP_ONE, getpid(), 1));
+	expect_usable(_metadata, self->fd);
+}
+
 TEST_F(txn, per_process_pid0_esrch)
 {
 	static const __u64 strategies[] = { TASK_DIAG_DUMP_ONE,

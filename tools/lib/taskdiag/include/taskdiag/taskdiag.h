@@ -115,14 +115,18 @@ struct taskdiag_opts {
 /**
  * struct taskdiag_vma - one memory mapping of a task
  * @vma: the record as the kernel sent it (aligned copy; fields that a
- *	newer kernel appended are dropped, missing ones are zero)
+ *	newer kernel appended are dropped, missing ones are zero, and so are
+ *	the build ID fields of a request without TASK_DIAG_SHOW_VMA_BUILD_ID)
  * @name: its name as /proc/PID/maps prints it, NUL-terminated, or NULL
  * @stat: its smaps counters with TASK_DIAG_SHOW_VMA_STAT, or NULL
+ * @build_id: with TASK_DIAG_SHOW_VMA_BUILD_ID, the build ID of the mapped
+ *	file, vma.build_id_len bytes; NULL when it has none
  */
 struct taskdiag_vma {
 	struct task_diag_vma vma;
 	const char *name;
 	const struct task_diag_vma_stat *stat;
+	const __u8 *build_id;
 };
 
 /**
