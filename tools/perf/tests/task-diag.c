@@ -131,6 +131,138 @@ static void capture__sort(struct td_capture *cap)
 	qsort(cap->events, cap->nr, sizeof(*cap->events), event_cmp);
 }
 
+enum td_fault_kind {
+	TD_FAULT_EIO,		/* the read fails */
+	TD_FAULT_CORRUPT,	/* its header is garbage */
+	TD_FAULT_EINTR,		/* interrupted: to be retried */
+};
+
+/*
+ * A transport over /proc/task-diag that counts the requests sent on it and
+ * the errors it met, opens the file again when a request finds the answer
+ * to the previous one unread (EBUSY) as the library does, and fails the read numbered fault.reads_left (counted
+ * over both transactions of a synthesis) with EIO or EINTR, or hands it
+ * over with a corrupted header for the library to reject; with
+ * fault.fail_maps, the first read after a request of VMAs fails with EIO.
+ */
+struct td_fault_fd {
+	struct taskdiag_source	src;
+	int			fd;
+};
+
+static struct {
+	struct td_fault_fd	fds[2];
+	unsigned int		nr_fds;
+	unsigned int		nr_requests;
+	unsigned int		nr_vma_requests;	/* that show VMAs */
+	unsigned int		nr_reopens;		/* after EBUSY */
+	unsigned int		nr_errors;		/* not injected */
+	unsigned int		nr_injected;
+	unsigned int		nr_rejected;		/* of reject_show */
+	__u64			reject_show;	/* refused as an older kernel does */
+	__u64			show_seen;	/* of the requests sent */
+	long			reads_left;		/* < 0: none fails */
+	enum td_fault_kind	kind;
+	bool			fail_maps;
+} fault = { .reads_left = -1 };
+
+/* Write the request @req on @f's file, opened first if need be */
+static ssize_t fault_write(struct td_fault_fd *f, const void *req, size_t len)
+{
+	if (f->fd < 0)
+		f->fd = open("/proc/task-diag", O_RDWR | O_CLOEXEC);
+	return f->fd < 0 ? -1 : write(f->fd, req, len);
+}
+
+static int fault_request(void *arg, const void *req, size_t len)
+{
+	struct td_fault_fd *f = arg;
+	struct task_diag_pid p = {};
+	ssize_t n;
+
+	if (len > NLMSG_HDRLEN)
+		memcpy(&p, (const char *)req + NLMSG_HDRLEN,
+		       min_t(size_t, sizeof(p), len - NLMSG_HDRLEN));
+	if (p.show_flags & fault.reject_show) {
+		fault.nr_rejected++;
+		return -EINVAL;		/* unknown show_flags bits */
+	}
+	n = fault_write(f, req, len);
+
+	/* an answer not read to its end (a failed read): start afresh */
+	if (n < 0 && errno == EBUSY) {
+		close(f->fd);
+		f->fd = -1;
+		fault.nr_reopens++;
+		n = fault_write(f, req, len);
+	}
+	if (n != (ssize_t)len) {
+		fault.nr_errors++;
+		return n < 0 ? -errno : -EIO;
+	}
+	fault.nr_requests++;
+	fault.show_seen |= p.show_flags;
+	if (p.show_flags & TASK_DIAG_SHOW_VMA) {
+		fault.nr_vma_requests++;
+		if (fault.fail_maps) {
+			fault.reads_left = 0;
+			fault.kind = TD_FAULT_EIO;
+		}
+	}
+	return 0;
+}
+
+static ssize_t fault_read(void *arg, void *buf, size_t len)
+{
+	struct td_fault_fd *f = arg;
+	bool corrupt = false;
+	ssize_t n;
+
+	if (fault.reads_left >= 0 && fault.reads_left-- == 0) {
+		fault.nr_injected++;
+		if (fault.kind != TD_FAULT_CORRUPT)
+			return fault.kind == TD_FAULT_EINTR ? -EINTR : -EIO;
+		corrupt = true;
+	}
+	n = read(f->fd, buf, len);
+	if (n < 0) {
+		fault.nr_errors++;
+		return -errno;
+	}
+	if (corrupt && n > 0)
+		memset(buf, 0xff, min_t(size_t, n, 8));	/* nlmsg_len, type */
+	return n;
+}
+
+static const struct taskdiag_source *fault_source(void)
+{
+	struct td_fault_fd *f = &fault.fds[fault.nr_fds++ % ARRAY_SIZE(fault.fds)];
+
+	f->src.sz = sizeof(f->src);
+	f->src.request = fault_request;
+	f->src.read = fault_read;
+	f->src.arg = f;
+	f->fd = -1;
+	return &f->src;
+}
+
+static void fault__reset(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fault.fds); i++) {
+		if (fault.nr_fds > i && fault.fds[i].fd >= 0)
+			close(fault.fds[i].fd);
+		fault.fds[i].fd = -1;
+	}
+	fault.nr_fds = fault.nr_requests = fault.nr_vma_requests = 0;
+	fault.nr_errors = fault.nr_injected = fault.nr_reopens = 0;
+	fault.nr_rejected = 0;
+	fault.reject_show = fault.show_seen = 0;
+	fault.reads_left = -1;
+	fault.fail_maps = false;
+}
+
 /* Synthesize all tasks, from task_diag or from /proc; keep ours */
 static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 		      bool mmap_data)
@@ -143,9 +275,11 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 	if (!machine)
 		return -ENOMEM;
 	if (taskdiag) {
+		/* counted in fault */
 		err = perf_event__synthesize_threads_taskdiag(&cap->tool, capture_event,
 							      machine, needs_mmap,
-							      mmap_data, NULL, &resume_tgid);
+							      mmap_data, fault_source,
+							      &resume_tgid);
 	} else {
 		perf_synthesize_taskdiag = false;
 		err = perf_event__synthesize_threads(&cap->tool, capture_event, machine,
@@ -320,9 +454,42 @@ static bool no_task_diag(void)
 	return access("/proc/task-diag", R_OK | W_OK) != 0;
 }
 
-/* Run both syntheses over the controlled tasks and compare them */
-static int compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
-			     size_t min_mmaps)
+/*
+ * The requests of a synthesis: with maps, one ALL_THREAD transaction whose
+ * leaders carry them, with the build IDs for build-id MMAP2 events; on a
+ * kernel without TASK_DIAG_SHOW_VMA_LEADERS (@old_kernel: refused once)
+ * two transactions on two files, without build IDs
+ */
+static int check_requests(bool needs_mmap, bool old_kernel)
+{
+	unsigned int want = needs_mmap && old_kernel ? 2 : 1;
+	__u64 want_show = 0;
+
+	if (needs_mmap && !old_kernel) {
+		want_show = TASK_DIAG_SHOW_VMA_LEADERS;
+		if (symbol_conf.buildid_mmap2)
+			want_show |= TASK_DIAG_SHOW_VMA_BUILD_ID;
+	}
+	if (fault.nr_requests != want || fault.nr_fds != want ||
+	    fault.nr_rejected != (needs_mmap && old_kernel) ||
+	    (fault.show_seen & want_show) != want_show ||
+	    (old_kernel && (fault.show_seen & fault.reject_show))) {
+		pr_debug("%u requests (%u refused) on %u files, flags %#llx: expected %u with %#llx\n",
+			 fault.nr_requests, fault.nr_rejected, fault.nr_fds,
+			 (unsigned long long)fault.show_seen, want,
+			 (unsigned long long)want_show);
+		return TEST_FAIL;
+	}
+	return TEST_OK;
+}
+
+/*
+ * Run both syntheses over the controlled tasks and compare them; with
+ * @old_kernel, task_diag refuses the flags a kernel before
+ * TASK_DIAG_SHOW_VMA_LEADERS does not know
+ */
+static int __compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
+			       size_t min_mmaps, bool old_kernel)
 {
 	struct td_capture td, proc;
 	struct td_tasks t = {};
@@ -334,11 +501,16 @@ static int compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
 		goto out;
 	capture__init(&td, &t, namespaces);
 	capture__init(&proc, &t, namespaces);
+	if (old_kernel)
+		fault.reject_show = TASK_DIAG_SHOW_VMA_LEADERS |
+				    TASK_DIAG_SHOW_VMA_BUILD_ID;
 	if (synthesize(&td, true, needs_mmap, mmap_data) ||
 	    synthesize(&proc, false, needs_mmap, mmap_data))
 		goto out_free;
 
 	ret = compare_captures(&td, &proc);
+	if (check_requests(needs_mmap, old_kernel))
+		ret = TEST_FAIL;
 	/* 3 threads of the parent, its child, the exec'd one, kthreadd */
 	if (count_type(&td, PERF_RECORD_FORK) != 6 ||
 	    count_type(&td, PERF_RECORD_COMM) != 6) {
@@ -365,11 +537,19 @@ static int compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
 		ret = TEST_FAIL;
 	}
 out_free:
+	fault__reset();
 	capture__exit(&td);
 	capture__exit(&proc);
 out:
 	tasks__stop(&t);
 	return ret;
+}
+
+static int compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
+			     size_t min_mmaps)
+{
+	return __compare_syntheses(needs_mmap, mmap_data, namespaces, min_mmaps,
+				   false);
 }
 
 static int test__task_diag_same_events(struct test_suite *test __maybe_unused,
@@ -397,6 +577,7 @@ static int test__task_diag_namespaces(struct test_suite *test __maybe_unused,
 	return compare_syntheses(true, false, true, 3);
 }
 
+/* The build IDs from the kernel: those perf reads from the files */
 static int test__task_diag_buildid_mmap(struct test_suite *test __maybe_unused,
 					int subtest __maybe_unused)
 {
@@ -408,124 +589,21 @@ static int test__task_diag_buildid_mmap(struct test_suite *test __maybe_unused,
 	return ret;
 }
 
-enum td_fault_kind {
-	TD_FAULT_EIO,		/* the read fails */
-	TD_FAULT_CORRUPT,	/* its header is garbage */
-	TD_FAULT_EINTR,		/* interrupted: to be retried */
-};
-
 /*
- * A transport over /proc/task-diag that counts the requests sent on it and
- * the errors it met, opens the file again when a request finds the answer
- * to the previous one unread (EBUSY) as the library does, and fails the read numbered fault.reads_left (counted
- * over both transactions of a synthesis) with EIO or EINTR, or hands it
- * over with a corrupted header for the library to reject; with
- * fault.fail_maps, the first read after a request of VMAs fails with EIO.
+ * A kernel without TASK_DIAG_SHOW_VMA_LEADERS and _BUILD_ID refuses the one
+ * transaction: two give the same events, build-id MMAP2 ones included
  */
-struct td_fault_fd {
-	struct taskdiag_source	src;
-	int			fd;
-};
-
-static struct {
-	struct td_fault_fd	fds[2];
-	unsigned int		nr_fds;
-	unsigned int		nr_requests;
-	unsigned int		nr_vma_requests;	/* that show VMAs */
-	unsigned int		nr_reopens;		/* after EBUSY */
-	unsigned int		nr_errors;		/* not injected */
-	unsigned int		nr_injected;
-	long			reads_left;		/* < 0: none fails */
-	enum td_fault_kind	kind;
-	bool			fail_maps;
-} fault = { .reads_left = -1 };
-
-/* Write the request @req on @f's file, opened first if need be */
-static ssize_t fault_write(struct td_fault_fd *f, const void *req, size_t len)
+static int test__task_diag_older_kernel(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
 {
-	if (f->fd < 0)
-		f->fd = open("/proc/task-diag", O_RDWR | O_CLOEXEC);
-	return f->fd < 0 ? -1 : write(f->fd, req, len);
-}
+	int ret;
 
-static int fault_request(void *arg, const void *req, size_t len)
-{
-	struct td_fault_fd *f = arg;
-	struct task_diag_pid p = {};
-	ssize_t n = fault_write(f, req, len);
-
-	/* an answer not read to its end (a failed read): start afresh */
-	if (n < 0 && errno == EBUSY) {
-		close(f->fd);
-		f->fd = -1;
-		fault.nr_reopens++;
-		n = fault_write(f, req, len);
-	}
-	if (n != (ssize_t)len) {
-		fault.nr_errors++;
-		return n < 0 ? -errno : -EIO;
-	}
-	fault.nr_requests++;
-	if (len > NLMSG_HDRLEN)
-		memcpy(&p, (const char *)req + NLMSG_HDRLEN,
-		       min_t(size_t, sizeof(p), len - NLMSG_HDRLEN));
-	if (p.show_flags & TASK_DIAG_SHOW_VMA) {
-		fault.nr_vma_requests++;
-		if (fault.fail_maps) {
-			fault.reads_left = 0;
-			fault.kind = TD_FAULT_EIO;
-		}
-	}
-	return 0;
-}
-
-static ssize_t fault_read(void *arg, void *buf, size_t len)
-{
-	struct td_fault_fd *f = arg;
-	bool corrupt = false;
-	ssize_t n;
-
-	if (fault.reads_left >= 0 && fault.reads_left-- == 0) {
-		fault.nr_injected++;
-		if (fault.kind != TD_FAULT_CORRUPT)
-			return fault.kind == TD_FAULT_EINTR ? -EINTR : -EIO;
-		corrupt = true;
-	}
-	n = read(f->fd, buf, len);
-	if (n < 0) {
-		fault.nr_errors++;
-		return -errno;
-	}
-	if (corrupt && n > 0)
-		memset(buf, 0xff, min_t(size_t, n, 8));	/* nlmsg_len, type */
-	return n;
-}
-
-static const struct taskdiag_source *fault_source(void)
-{
-	struct td_fault_fd *f = &fault.fds[fault.nr_fds++ % ARRAY_SIZE(fault.fds)];
-
-	f->src.sz = sizeof(f->src);
-	f->src.request = fault_request;
-	f->src.read = fault_read;
-	f->src.arg = f;
-	f->fd = -1;
-	return &f->src;
-}
-
-static void fault__reset(void)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(fault.fds); i++) {
-		if (fault.nr_fds > i && fault.fds[i].fd >= 0)
-			close(fault.fds[i].fd);
-		fault.fds[i].fd = -1;
-	}
-	fault.nr_fds = fault.nr_requests = fault.nr_vma_requests = 0;
-	fault.nr_errors = fault.nr_injected = fault.nr_reopens = 0;
-	fault.reads_left = -1;
-	fault.fail_maps = false;
+	ret = __compare_syntheses(true, false, false, 3, true);
+	symbol_conf.buildid_mmap2 = true;
+	if (ret == TEST_OK)
+		ret = __compare_syntheses(true, false, false, 3, true);
+	symbol_conf.buildid_mmap2 = false;
+	return ret;
 }
 
 /*
@@ -909,6 +987,8 @@ static struct test_case tests__task_diag[] = {
 			 task_diag_namespaces, "no /proc/task-diag"),
 	TEST_CASE_REASON("same MMAP2 build-ids (--buildid-mmap)",
 			 task_diag_buildid_mmap, "no /proc/task-diag"),
+	TEST_CASE_REASON("a kernel without VMA_LEADERS: two transactions, same events",
+			 task_diag_older_kernel, "no /proc/task-diag"),
 	TEST_CASE_REASON("thread map targets (record -p) synthesize the same events",
 			 task_diag_thread_map, "no /proc/task-diag"),
 	TEST_CASE_REASON("a thread that is not the leader (record -t) the same way",

@@ -4,12 +4,15 @@
  * from /proc/task-diag through libtaskdiag, instead of reading three or
  * more /proc files per task.
  *
- * Two transactions are read side by side, both in tgid order: every thread
- * with TASK_DIAG_SHOW_BASE, and every process with TASK_DIAG_SHOW_VMA for
- * its maps, so that the maps of a process are read once, not once per
- * thread.  The events are those of the /proc walk in synthetic-events.c,
- * in the same order: FORK, NAMESPACES and COMM of each thread, and the
- * MMAP2 events of a process after the COMM of its thread group leader.
+ * One transaction describes every thread with TASK_DIAG_SHOW_BASE and, in
+ * the message of its thread group leader only (TASK_DIAG_SHOW_VMA_LEADERS),
+ * the maps of each process, with the build ID of each mapped file for
+ * build-id MMAP2 events.  On a kernel without those flags two transactions
+ * are read side by side, both in tgid order: every thread with
+ * TASK_DIAG_SHOW_BASE, and every process with TASK_DIAG_SHOW_VMA.  The
+ * events are those of the /proc walk in synthetic-events.c, in the same
+ * order: FORK, NAMESPACES and COMM of each thread, and the MMAP2 events of
+ * a process after the COMM of its thread group leader.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,9 +22,11 @@
 #include <linux/zalloc.h>
 #include <taskdiag/taskdiag.h>
 
+#include "build-id.h"
 #include "debug.h"
 #include "event.h"
 #include "machine.h"
+#include "symbol_conf.h"
 #include "synthetic-events.h"
 #include "synthetic-taskdiag.h"
 #include "tool.h"
@@ -32,6 +37,7 @@ struct td_synth {
 	struct machine		*machine;
 	bool			needs_mmap;
 	bool			mmap_data;
+	bool			one_txn;	/* the leaders carry the maps */
 	union perf_event	*comm_event;
 	union perf_event	*mmap_event;
 	union perf_event	*fork_event;
@@ -97,11 +103,33 @@ static u32 td_synth__prot(__u64 vm_flags)
 	       (vm_flags & TASK_DIAG_VMA_F_EXEC ? PROT_EXEC : 0);
 }
 
+/*
+ * The VMA flags of a request: without -d only executable mappings make
+ * MMAP2 events; build-id MMAP2 events take the build IDs from the kernel.
+ */
+static __u64 td_synth__vma_show(bool mmap_data)
+{
+	return TASK_DIAG_SHOW_VMA |
+	       (mmap_data ? 0 : TASK_DIAG_SHOW_VMA_EXEC) |
+	       (symbol_conf.buildid_mmap2 ? TASK_DIAG_SHOW_VMA_BUILD_ID : 0);
+}
+
+/* The build ID task_diag gave for @v, or NULL to let perf look it up */
+static const struct build_id *td_synth__build_id(const struct taskdiag_vma *v,
+						 struct build_id *bid)
+{
+	if (!v->build_id)
+		return NULL;
+	build_id__init(bid, v->build_id, v->vma.build_id_len);
+	return bid;
+}
+
 static int td_synth__mmaps(struct td_synth *s, struct taskdiag_task *proc,
 			   pid_t pid, pid_t tgid)
 {
 	struct perf_record_mmap2 *ev = &s->mmap_event->mmap2;
 	const struct taskdiag_vma *v;
+	struct build_id bid;
 	size_t i;
 
 	taskdiag_task__for_each_vma(proc, i, v) {
@@ -118,7 +146,8 @@ static int td_synth__mmaps(struct td_synth *s, struct taskdiag_task *proc,
 		if (perf_event__synthesize_mmap2_entry(s->tool, s->mmap_event,
 						       pid, tgid, s->process,
 						       s->machine, s->mmap_data,
-						       false))
+						       false,
+						       td_synth__build_id(v, &bid)))
 			return -1;
 	}
 	return 0;
@@ -157,10 +186,37 @@ static int td_synth__thread(struct td_synth *s, struct taskdiag_task *t)
 
 	if (b->pid != b->tgid || !s->needs_mmap)
 		return 0;
-	proc = td_synth__proc(s, b->tgid);
+	proc = s->one_txn ? t : td_synth__proc(s, b->tgid);
 	if (!proc)
 		return s->maps_state < 0 ? s->maps_state : 0;
 	td_synth__mmaps(s, proc, b->pid, b->tgid);
+	return 0;
+}
+
+/*
+ * The requests of a synthesis without maps, or on a kernel without
+ * TASK_DIAG_SHOW_VMA_LEADERS: every thread on @threads, and on a second
+ * session the VMAs of every process (each message says whose they are)
+ */
+static int td_synth__two_txns(struct td_synth *s, struct taskdiag *threads,
+			      perf_taskdiag_source_fn new_source)
+{
+	int err;
+
+	err = taskdiag__request(threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
+				TASK_DIAG_SHOW_BASE);
+	if (err || !s->needs_mmap)
+		return err;
+
+	s->maps = td_synth__open(new_source);
+	if (!s->maps)
+		return -errno;
+	err = taskdiag__request(s->maps, TASK_DIAG_DUMP_ALL, 0,
+				td_synth__vma_show(s->mmap_data) &
+				~TASK_DIAG_SHOW_VMA_BUILD_ID);
+	if (err)
+		return err;
+	s->maps_state = taskdiag__next(s->maps, &s->proc);
 	return 0;
 }
 
@@ -170,25 +226,20 @@ static int td_synth__all(struct td_synth *s, struct taskdiag *threads,
 	struct taskdiag_task *t;
 	int err;
 
-	err = taskdiag__request(threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
-				TASK_DIAG_SHOW_BASE);
-	if (err)
-		return err;
-
 	if (s->needs_mmap) {
-		s->maps = td_synth__open(new_source);
-		if (!s->maps)
-			return -errno;
-		/*
-		 * the VMAs only: each message says whose they are; without -d
-		 * only executable mappings make MMAP2 events
-		 */
-		err = taskdiag__request(s->maps, TASK_DIAG_DUMP_ALL, 0,
-					TASK_DIAG_SHOW_VMA |
-					(s->mmap_data ? 0 : TASK_DIAG_SHOW_VMA_EXEC));
+		/* EINVAL: a kernel without these flags */
+		err = taskdiag__request(threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
+					TASK_DIAG_SHOW_BASE |
+					TASK_DIAG_SHOW_VMA_LEADERS |
+					td_synth__vma_show(s->mmap_data));
+		s->one_txn = !err;
+		if (err && err != -EINVAL)
+			return err;
+	}
+	if (!s->one_txn) {
+		err = td_synth__two_txns(s, threads, new_source);
 		if (err)
 			return err;
-		s->maps_state = taskdiag__next(s->maps, &s->proc);
 	}
 
 	while ((err = taskdiag__next(threads, &t)) > 0) {
@@ -339,8 +390,7 @@ static int td_synth__leader_mmaps(struct td_synth *s, struct taskdiag *td,
 	struct taskdiag_task *t;
 	int err;
 
-	t = td_synth__one(td, pid, TASK_DIAG_SHOW_VMA |
-			  (s->mmap_data ? 0 : TASK_DIAG_SHOW_VMA_EXEC), &err);
+	t = td_synth__one(td, pid, td_synth__vma_show(s->mmap_data), &err);
 	if (t) {
 		err = td_synth__mmaps(s, t, pid, pid);
 		td_synth__end(td);
