@@ -9,7 +9,7 @@ out=${BENCH_OUT:?}
 perf=$out/perf
 sizes=${BENCH_SIZES:-50000}
 threads=${BENCH_THREADS:-5}
-iter=${BENCH_ITER:-3}
+iter=${BENCH_ITER:-5}
 cpus=$(nproc)
 proc_cfg=/tmp/perf-proc.config
 td_cfg=/tmp/perf-td.config
@@ -32,20 +32,87 @@ timed() {
 	done
 }
 
-# perf record -a: start-up (exec to workload start) and whole run
-perf_record() {
-	local size=$1 name=$2 cfg=$3 i t0 t1 t2
-	for i in $(seq "$iter"); do
-		t0=$(now)
-		PERF_CONFIG=$cfg "$perf" record -a -q -o /tmp/bench.data -- \
-			sh -c 'date +%s.%N >/tmp/bench.start' >/dev/null 2>&1 ||
-			{ say "perf record ($name) failed"; return 1; }
-		t2=$(now)
-		t1=$(cat /tmp/bench.start)
-		echo "T $size record-start-$name $(elapsed "$t0" "$t1")"
-		echo "T $size record-wall-$name $(elapsed "$t0" "$t2")"
-	done
+# perf top reads keys from its input: one that never has any, nor an end;
+# a second one to wait on without forking sleep
+mkfifo /tmp/bench.keys /tmp/bench.tick
+exec 3<>/tmp/bench.keys 4<>/tmp/bench.tick
+
+# run_record CFG [OPTION...]: one perf record -a OPTION... -- (a workload
+# that notes when it starts); prints "start whole": seconds from exec to
+# the workload's start, and to perf's exit
+run_record() {
+	local cfg=$1 t0 t1 t2
+	shift
+	t0=$(now)
+	PERF_CONFIG=$cfg "$perf" record -a -q "$@" -o /tmp/bench.data -- \
+		sh -c 'date +%s.%N >/tmp/bench.start' >/dev/null 2>&1 </dev/null ||
+		return 1
+	t2=$(now)
+	t1=$(cat /tmp/bench.start)
 	rm -f /tmp/bench.data
+	echo "$(elapsed "$t0" "$t1") $(elapsed "$t0" "$t2")"
+}
+
+# run_top CFG: seconds from exec of perf top until its first screen
+run_top() {
+	local cfg=$1 t0 t1='' pid
+	: >/tmp/bench.top
+	t0=$(now)
+	PERF_CONFIG=$cfg "$perf" top --stdio -a -e cpu-clock -d 1 \
+		>/tmp/bench.top 2>/dev/null <&3 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ -s /tmp/bench.top ] && grep -q 'PerfTop:' /tmp/bench.top; then
+			t1=$(now)
+			break
+		fi
+		read -r -t 0.05 -u 4 || true
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	[ -n "$t1" ] || return 1
+	elapsed "$t0" "$t1"
+}
+
+# run_trace CFG: seconds of a whole perf trace -a (page faults: the test
+# kernel has no syscall tracepoints) of a workload that does nothing
+run_trace() {
+	local cfg=$1 t0
+	t0=$(now)
+	PERF_CONFIG=$cfg "$perf" trace -a --no-syscalls --pf=min -o /dev/null \
+		-- true >/dev/null 2>&1 </dev/null || return 1
+	elapsed "$t0" "$(now)"
+}
+
+# e2e SIZE: the whole perf commands users run, /proc and task_diag
+# interleaved, the one that goes first alternating, after a warm-up
+# round that is not kept
+e2e() {
+	local size=$1 i cmd src cfg order r
+	for i in $(seq 0 "$iter"); do
+		for cmd in record record-B record-buildid top trace; do
+			order="proc taskdiag"
+			[ $((i % 2)) = 1 ] && order="taskdiag proc"
+			for src in $order; do
+				cfg=$proc_cfg
+				[ "$src" = taskdiag ] && cfg=$td_cfg
+				case $cmd in
+				record) r=$(run_record "$cfg") ;;
+				record-B) r=$(run_record "$cfg" -B) ;;
+				record-buildid) r=$(run_record "$cfg" --buildid-mmap) ;;
+				top) r=$(run_top "$cfg") ;;
+				trace) r=$(run_trace "$cfg") ;;
+				esac || { say "$cmd ($src) failed"; return 1; }
+				[ "$i" = 0 ] && continue
+				case $cmd in
+				record*)
+					echo "T $size $cmd-start-$src ${r% *}"
+					echo "T $size $cmd-wall-$src ${r#* }" ;;
+				*)	echo "T $size $cmd-$src $r" ;;
+				esac
+			done
+		done
+	done
 }
 
 # perf bench taskdiag: /proc with 1 and $cpus threads, and task_diag
@@ -104,9 +171,8 @@ for size in $sizes; do
 	echo "TASKS $size $total"
 	echo "SHAPE $size $procs $threads"
 
-	say "method 1 of 5: perf record -a, /proc and task_diag"
-	perf_record "$size" proc "$proc_cfg"
-	perf_record "$size" taskdiag "$td_cfg"
+	say "method 1 of 5: perf record -a, perf top, perf trace -a; /proc and task_diag"
+	e2e "$size" || exit 1
 	say "method 2 of 5: perf bench taskdiag"
 	perf_bench_taskdiag "$size"
 	say "method 3 of 5: perf bench internals synthesize --mt (upstream)"
