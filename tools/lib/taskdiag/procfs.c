@@ -24,7 +24,7 @@
 			 TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_STATM | \
 			 TASK_DIAG_SHOW_VMA_EXEC | TASK_DIAG_SHOW_VMA_LEADERS)
 #define TD_SHOW_VMA_MODS (TASK_DIAG_SHOW_VMA_STAT | TASK_DIAG_SHOW_VMA_EXEC | \
-			  TASK_DIAG_SHOW_VMA_LEADERS)
+			  TASK_DIAG_SHOW_VMA_LEADERS | TASK_DIAG_SHOW_VMA_BUILD_ID)
 
 /* A pid: decimal digits, no sign or leading zero, not 0, fits in 32 bits */
 static bool td_parse_id(const char *s, size_t len, __u32 *id)
@@ -199,16 +199,16 @@ static int td_procfs_check(struct taskdiag *td)
 	if (td->strategy > TASK_DIAG_DUMP_THREAD)
 		return td_err(td, -EINVAL, "unknown dump strategy %llu",
 			      (unsigned long long)td->strategy);
-	if (td->show_flags & TASK_DIAG_SHOW_VMA_BUILD_ID)
-		return td_err(td, -EOPNOTSUPP,
-			      "the procfs backend has no build IDs");
-	if (td->show_flags & ~TD_SHOW_ALL)
+	if (td->show_flags & ~(TD_SHOW_ALL | TASK_DIAG_SHOW_VMA_BUILD_ID))
 		return td_err(td, -EINVAL, "unknown show flags %#llx",
 			      (unsigned long long)(td->show_flags & ~TD_SHOW_ALL));
 	if ((td->show_flags & TD_SHOW_VMA_MODS) &&
 	    !(td->show_flags & TASK_DIAG_SHOW_VMA))
 		return td_err(td, -EINVAL,
-			      "TASK_DIAG_SHOW_VMA_STAT, _EXEC and _LEADERS need TASK_DIAG_SHOW_VMA");
+			      "TASK_DIAG_SHOW_VMA_STAT, _EXEC, _LEADERS and _BUILD_ID need TASK_DIAG_SHOW_VMA");
+	if (td->show_flags & TASK_DIAG_SHOW_VMA_BUILD_ID)
+		return td_err(td, -EOPNOTSUPP,
+			      "the procfs backend has no build IDs");
 	if (!td_strategy_per_process(td->strategy))
 		return 0;
 

@@ -11,8 +11,8 @@
 
 /* A record must hold at least the fields up to stat_len */
 #define TD_VMA_MIN	TASK_DIAG_VMA_SIZE_VER0
-/* ... and up to build_id_off with TASK_DIAG_SHOW_VMA_BUILD_ID */
-#define TD_VMA_MIN_ID	td_offsetofend(struct task_diag_vma, build_id_off)
+/* ... and all of them with TASK_DIAG_SHOW_VMA_BUILD_ID */
+#define TD_VMA_MIN_ID	sizeof(struct task_diag_vma)
 /* Where the fields that came with build IDs begin */
 #define TD_VMA_ID_FIELDS offsetof(struct task_diag_vma, build_id_len)
 

@@ -22,6 +22,7 @@
 #include <linux/string.h>
 #include <linux/zalloc.h>
 
+#include "build-id.h"
 #include "debug.h"
 #include "event.h"
 #include "machine.h"
@@ -456,24 +457,33 @@ static bool no_task_diag(void)
 
 /*
  * The requests of a synthesis: with maps, one ALL_THREAD transaction whose
- * leaders carry them, with the build IDs for build-id MMAP2 events; on a
- * kernel without TASK_DIAG_SHOW_VMA_LEADERS (@old_kernel: refused once)
- * two transactions on two files, without build IDs
+ * leaders carry them, with the build IDs for build-id MMAP2 events; a
+ * kernel that refuses (@reject) the build IDs gets the one transaction
+ * without them, one that refuses TASK_DIAG_SHOW_VMA_LEADERS two
+ * transactions on two files
  */
-static int check_requests(bool needs_mmap, bool old_kernel)
+static int check_requests(bool needs_mmap, __u64 reject)
 {
-	unsigned int want = needs_mmap && old_kernel ? 2 : 1;
+	bool ids = symbol_conf.buildid_mmap2;
+	bool two = needs_mmap && (reject & TASK_DIAG_SHOW_VMA_LEADERS);
+	unsigned int want = two ? 2 : 1, refused = 0;
 	__u64 want_show = 0;
 
-	if (needs_mmap && !old_kernel) {
+	if (needs_mmap) {
+		if (ids && (reject & TASK_DIAG_SHOW_VMA_BUILD_ID))
+			refused++;
+		if (two)
+			refused++;
+	}
+	if (needs_mmap && !two) {
 		want_show = TASK_DIAG_SHOW_VMA_LEADERS;
-		if (symbol_conf.buildid_mmap2)
+		if (ids && !(reject & TASK_DIAG_SHOW_VMA_BUILD_ID))
 			want_show |= TASK_DIAG_SHOW_VMA_BUILD_ID;
 	}
 	if (fault.nr_requests != want || fault.nr_fds != want ||
-	    fault.nr_rejected != (needs_mmap && old_kernel) ||
+	    fault.nr_rejected != refused ||
 	    (fault.show_seen & want_show) != want_show ||
-	    (old_kernel && (fault.show_seen & fault.reject_show))) {
+	    (fault.show_seen & reject)) {
 		pr_debug("%u requests (%u refused) on %u files, flags %#llx: expected %u with %#llx\n",
 			 fault.nr_requests, fault.nr_rejected, fault.nr_fds,
 			 (unsigned long long)fault.show_seen, want,
@@ -484,12 +494,11 @@ static int check_requests(bool needs_mmap, bool old_kernel)
 }
 
 /*
- * Run both syntheses over the controlled tasks and compare them; with
- * @old_kernel, task_diag refuses the flags a kernel before
- * TASK_DIAG_SHOW_VMA_LEADERS does not know
+ * Run both syntheses over the controlled tasks and compare them; task_diag
+ * refuses the flags @reject as an older kernel that does not know them
  */
 static int __compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
-			       size_t min_mmaps, bool old_kernel)
+			       size_t min_mmaps, __u64 reject)
 {
 	struct td_capture td, proc;
 	struct td_tasks t = {};
@@ -501,15 +510,13 @@ static int __compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
 		goto out;
 	capture__init(&td, &t, namespaces);
 	capture__init(&proc, &t, namespaces);
-	if (old_kernel)
-		fault.reject_show = TASK_DIAG_SHOW_VMA_LEADERS |
-				    TASK_DIAG_SHOW_VMA_BUILD_ID;
+	fault.reject_show = reject;
 	if (synthesize(&td, true, needs_mmap, mmap_data) ||
 	    synthesize(&proc, false, needs_mmap, mmap_data))
 		goto out_free;
 
 	ret = compare_captures(&td, &proc);
-	if (check_requests(needs_mmap, old_kernel))
+	if (check_requests(needs_mmap, reject))
 		ret = TEST_FAIL;
 	/* 3 threads of the parent, its child, the exec'd one, kthreadd */
 	if (count_type(&td, PERF_RECORD_FORK) != 6 ||
@@ -549,7 +556,7 @@ static int compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
 			     size_t min_mmaps)
 {
 	return __compare_syntheses(needs_mmap, mmap_data, namespaces, min_mmaps,
-				   false);
+				   0);
 }
 
 static int test__task_diag_same_events(struct test_suite *test __maybe_unused,
@@ -589,19 +596,129 @@ static int test__task_diag_buildid_mmap(struct test_suite *test __maybe_unused,
 	return ret;
 }
 
+/* Copy @from to @to: 0 or -1 */
+static int copy_file(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
+	char buf[65536];
+	ssize_t n = -1;
+
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			n = -1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return n ? -1 : 0;
+}
+
+/* Map a copy of perf executable, delete it, say so on @ready and wait */
+static int __noreturn deleted_elf_child(const char *path, int ready)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	void *p = fd < 0 ? MAP_FAILED :
+		  mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	char ok = p != MAP_FAILED && !unlink(path);
+
+	if (write(ready, &ok, 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+/*
+ * A mapped ELF file that was deleted since (a library upgraded under a
+ * running process): /proc gives perf only its path, which names nothing,
+ * task_diag the build ID of the file mapped, which the MMAP2 event carries
+ */
+static int test__task_diag_buildid_of_mapped_file(struct test_suite *test __maybe_unused,
+						  int subtest __maybe_unused)
+{
+	char path[] = "/tmp/perf-td-elf-XXXXXX";
+	struct td_capture cap;
+	struct build_id want;
+	union perf_event *ev;
+	int ret = TEST_FAIL, fds[2], fd;
+	size_t i, n = 0;
+	pid_t child;
+	char ok = 0;
+
+	if (no_task_diag())
+		return TEST_SKIP;
+	if (filename__read_build_id("/proc/self/exe", &want) <= 0) {
+		pr_debug("perf itself has no build ID\n");
+		return TEST_SKIP;
+	}
+	fd = mkstemp(path);
+	if (fd < 0 || close(fd) || copy_file("/proc/self/exe", path) ||
+	    pipe(fds))
+		return TEST_FAIL;
+	child = fork();
+	if (!child)
+		deleted_elf_child(path, fds[1]);
+	if (child < 0 || read(fds[0], &ok, 1) != 1 || !ok) {
+		pr_debug("the child could not map and delete %s\n", path);
+		goto out;
+	}
+
+	memset(&cap, 0, sizeof(cap));
+	perf_tool__init(&cap.tool, false);
+	cap.pids[cap.nr_pids++] = child;
+	symbol_conf.buildid_mmap2 = true;
+	if (synthesize(&cap, true, true, false))
+		goto out_free;
+	for (i = 0; i < cap.nr; i++) {
+		ev = cap.events[i];
+		if (ev->header.type != PERF_RECORD_MMAP2 ||
+		    strncmp(ev->mmap2.filename, path, strlen(path)))
+			continue;
+		n++;
+		if (!(ev->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) ||
+		    ev->mmap2.build_id_size != want.size ||
+		    memcmp(ev->mmap2.build_id, want.data, want.size)) {
+			pr_debug("%s: not the build ID of the file mapped\n",
+				 ev->mmap2.filename);
+			goto out_free;
+		}
+	}
+	ret = n == 1 ? TEST_OK : TEST_FAIL;
+	if (n != 1)
+		pr_debug("%zu MMAP2 events of %s, expected 1\n", n, path);
+out_free:
+	symbol_conf.buildid_mmap2 = false;
+	fault__reset();
+	capture__exit(&cap);
+out:
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	unlink(path);
+	close(fds[0]);
+	close(fds[1]);
+	return ret;
+}
+
 /*
  * A kernel without TASK_DIAG_SHOW_VMA_LEADERS and _BUILD_ID refuses the one
- * transaction: two give the same events, build-id MMAP2 ones included
+ * transaction: two give the same events, build-id MMAP2 ones included;
+ * one without _BUILD_ID only: the one transaction without build IDs
  */
 static int test__task_diag_older_kernel(struct test_suite *test __maybe_unused,
 					int subtest __maybe_unused)
 {
+	const __u64 older = TASK_DIAG_SHOW_VMA_LEADERS | TASK_DIAG_SHOW_VMA_BUILD_ID;
 	int ret;
 
-	ret = __compare_syntheses(true, false, false, 3, true);
+	ret = __compare_syntheses(true, false, false, 3, older);
 	symbol_conf.buildid_mmap2 = true;
 	if (ret == TEST_OK)
-		ret = __compare_syntheses(true, false, false, 3, true);
+		ret = __compare_syntheses(true, false, false, 3, older);
+	if (ret == TEST_OK)
+		ret = __compare_syntheses(true, false, false, 3,
+					  TASK_DIAG_SHOW_VMA_BUILD_ID);
 	symbol_conf.buildid_mmap2 = false;
 	return ret;
 }
@@ -987,7 +1104,9 @@ static struct test_case tests__task_diag[] = {
 			 task_diag_namespaces, "no /proc/task-diag"),
 	TEST_CASE_REASON("same MMAP2 build-ids (--buildid-mmap)",
 			 task_diag_buildid_mmap, "no /proc/task-diag"),
-	TEST_CASE_REASON("a kernel without VMA_LEADERS: two transactions, same events",
+	TEST_CASE_REASON("build-id of a mapped file deleted since: the file mapped's",
+			 task_diag_buildid_of_mapped_file, "no /proc/task-diag, or perf has no build-id"),
+	TEST_CASE_REASON("older kernels: one or two transactions, same events",
 			 task_diag_older_kernel, "no /proc/task-diag"),
 	TEST_CASE_REASON("thread map targets (record -p) synthesize the same events",
 			 task_diag_thread_map, "no /proc/task-diag"),

@@ -224,14 +224,18 @@ static int td_synth__all(struct td_synth *s, struct taskdiag *threads,
 			 perf_taskdiag_source_fn new_source)
 {
 	struct taskdiag_task *t;
+	__u64 show;
 	int err;
 
 	if (s->needs_mmap) {
 		/* EINVAL: a kernel without these flags */
+		show = TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA_LEADERS |
+		       td_synth__vma_show(s->mmap_data);
 		err = taskdiag__request(threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
-					TASK_DIAG_SHOW_BASE |
-					TASK_DIAG_SHOW_VMA_LEADERS |
-					td_synth__vma_show(s->mmap_data));
+					show);
+		if (err == -EINVAL && (show & TASK_DIAG_SHOW_VMA_BUILD_ID))
+			err = taskdiag__request(threads, TASK_DIAG_DUMP_ALL_THREAD,
+						0, show & ~TASK_DIAG_SHOW_VMA_BUILD_ID);
 		s->one_txn = !err;
 		if (err && err != -EINVAL)
 			return err;
@@ -391,6 +395,9 @@ static int td_synth__leader_mmaps(struct td_synth *s, struct taskdiag *td,
 	int err;
 
 	t = td_synth__one(td, pid, td_synth__vma_show(s->mmap_data), &err);
+	if (err == -EINVAL && symbol_conf.buildid_mmap2)	/* older kernel */
+		t = td_synth__one(td, pid, td_synth__vma_show(s->mmap_data) &
+				  ~TASK_DIAG_SHOW_VMA_BUILD_ID, &err);
 	if (t) {
 		err = td_synth__mmaps(s, t, pid, pid);
 		td_synth__end(td);

@@ -420,6 +420,11 @@ static int build_id_lies(void)
 	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_IDS, &v,
 			     name, id), -EBADMSG);
 	id_rec(&rec, tail);
+	rec.build_id_off = TASK_DIAG_VMA_SIZE_VER0 + 2;	/* reserved fields */
+	rec.build_id_len = 4;
+	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_IDS, &v,
+			     name, id), -EBADMSG);
+	id_rec(&rec, tail);
 	rec.build_id_off = REC + STAT - 4;	/* over the stat */
 	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_IDS, &v,
 			     name, id), -EBADMSG);

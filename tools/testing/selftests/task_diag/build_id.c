@@ -2,23 +2,27 @@
 /*
  * TASK_DIAG_SHOW_VMA_BUILD_ID: each mapping of an ELF file carries the
  * build ID of its notes, of the file that is mapped rather than the one
- * its path names now, across the batches the kernel reads at once (16)
- * and across messages; other mappings carry none.
+ * its path names now, across messages; other mappings carry none, and a
+ * mapped socket is never read for one.
  */
+#include <arpa/inet.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "td_test.h"
 
 #define SHOW_IDS	(TASK_DIAG_SHOW_VMA | TASK_DIAG_SHOW_VMA_BUILD_ID)
-#define NR_MAPS		40	/* more than the kernel reads at once */
+#define NR_MAPS		40	/* more than one 4 KiB read holds */
 
 /* The GNU build ID in the PT_NOTE segment @ph: its length, 0 if none */
 static int note_build_id(int fd, const Elf64_Phdr *ph, __u8 *id)
@@ -205,11 +209,11 @@ TEST(the_id_of_the_mapped_file_not_of_its_path)
 }
 
 /*
- * More file mappings than the kernel reads IDs of at once, in one message
- * and split across messages; an anonymous mapping and a file that is not
- * ELF in between get none, and only the former no room for one.
+ * Many mappings of one file, in one message and split across messages; an
+ * anonymous mapping and a file that is not ELF in between get none, and
+ * only the former no room for one.
  */
-TEST(every_build_id_across_batches_and_messages)
+TEST(every_build_id_across_messages)
 {
 	static const size_t bufs[] = { TD_BUF_BIG, TD_BUF_SMALL };
 	char text[] = "/tmp/td_bid_XXXXXX", xs[4096];
@@ -267,6 +271,41 @@ TEST(every_build_id_across_batches_and_messages)
 	munmap(anon, pg);
 	munmap(txt, sizeof(xs));
 	unlink(text);
+}
+
+/*
+ * The receive ring of a packet socket, mapped: a file without page cache,
+ * whose read would wait for packets.  Its record comes at once, without a
+ * build ID.
+ */
+TEST(a_mapped_socket_is_not_read)
+{
+	struct tpacket_req req = {
+		.tp_block_size = 4096, .tp_block_nr = 1,
+		.tp_frame_size = 2048, .tp_frame_nr = 2,
+	};
+	struct td_vma *v;
+	struct td_dump d;
+	void *ring;
+	int sk;
+
+	TD_SKIP_IF_MISSING();
+	TD_SKIP_IF_NOT_ROOT();
+	sk = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+	ASSERT_LE(0, sk) TH_LOG("packet socket: %s (CONFIG_PACKET?)",
+				strerror(errno));
+	ASSERT_EQ(0, setsockopt(sk, SOL_PACKET, PACKET_RX_RING, &req,
+				sizeof(req)));
+	ring = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, sk, 0);
+	ASSERT_NE(MAP_FAILED, ring);
+
+	dump_self(_metadata, &d, SHOW_IDS, TD_BUF_BIG);
+	v = find_vma(&d.tasks[0], ring);
+	ASSERT_NE(NULL, v);
+	EXPECT_EQ(0U, v->build_id_len);
+	td_dump_free(&d);
+	munmap(ring, 4096);
+	close(sk);
 }
 
 TEST_HARNESS_MAIN
