@@ -282,10 +282,18 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 							      mmap_data, fault_source,
 							      &resume_tgid);
 	} else {
+		unsigned int saved_timeout = proc_map_timeout;
+
+		/*
+		 * the reference is complete: no maps cut short after 500 ms,
+		 * as reading build IDs from the files takes on a debug kernel
+		 */
+		proc_map_timeout = 600 * 1000;
 		perf_synthesize_taskdiag = false;
 		err = perf_event__synthesize_threads(&cap->tool, capture_event, machine,
 						     needs_mmap, mmap_data, 1);
 		perf_synthesize_taskdiag = saved;
+		proc_map_timeout = saved_timeout;
 	}
 	machine__delete(machine);
 	return err;
@@ -403,6 +411,35 @@ static void __noreturn parent_main(struct td_tasks *t)
 	_exit(0);
 }
 
+/*
+ * Wait until the exec'd @pid is sleep(1) asleep (state S, as in its
+ * nanosleep; loading pages is D): its exec, the dynamic loader's mappings
+ * included, is over, however slow the kernel (a debug kernel under TCG
+ * takes seconds); at most 60 s
+ */
+static int wait_asleep(pid_t pid)
+{
+	char path[64], buf[128], want[32];
+	int i, fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	snprintf(want, sizeof(want), "%d (sleep) S ", pid);
+	for (i = 0; i < 6000; i++) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		if (!strncmp(buf, want, strlen(want)))
+			return 0;
+		usleep(10 * 1000);
+	}
+	pr_debug("pid %d did not go to sleep\n", pid);
+	return -1;
+}
+
 static int tasks__start(struct td_tasks *t)
 {
 	if (pipe(t->ready))
@@ -419,8 +456,7 @@ static int tasks__start(struct td_tasks *t)
 	if (t->parent < 0 || t->execd < 0 ||
 	    read(t->ready[0], &t->child, sizeof(t->child)) != sizeof(t->child))
 		return -1;
-	usleep(200 * 1000);		/* let sleep(1) finish its exec */
-	return 0;
+	return wait_asleep(t->execd);	/* sleep(1) has finished its exec */
 }
 
 static void tasks__stop(struct td_tasks *t)
