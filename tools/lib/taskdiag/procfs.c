@@ -19,10 +19,13 @@
 #define TD_DENTS_SIZE	(32 * 1024)
 #define TD_FILE_CHUNK	4096
 
+/* The groups the procfs backend gives ... */
 #define TD_SHOW_ALL	(TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_CRED | \
 			 TASK_DIAG_SHOW_VMA | TASK_DIAG_SHOW_VMA_STAT | \
 			 TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_STATM | \
 			 TASK_DIAG_SHOW_VMA_EXEC | TASK_DIAG_SHOW_VMA_LEADERS)
+/* ... and those it knows, to refuse what it cannot give (build IDs) */
+#define TD_SHOW_KNOWN	(TD_SHOW_ALL | TASK_DIAG_SHOW_VMA_BUILD_ID)
 #define TD_SHOW_VMA_MODS (TASK_DIAG_SHOW_VMA_STAT | TASK_DIAG_SHOW_VMA_EXEC | \
 			  TASK_DIAG_SHOW_VMA_LEADERS | TASK_DIAG_SHOW_VMA_BUILD_ID)
 
@@ -199,9 +202,9 @@ static int td_procfs_check(struct taskdiag *td)
 	if (td->strategy > TASK_DIAG_DUMP_THREAD)
 		return td_err(td, -EINVAL, "unknown dump strategy %llu",
 			      (unsigned long long)td->strategy);
-	if (td->show_flags & ~(TD_SHOW_ALL | TASK_DIAG_SHOW_VMA_BUILD_ID))
+	if (td->show_flags & ~TD_SHOW_KNOWN)
 		return td_err(td, -EINVAL, "unknown show flags %#llx",
-			      (unsigned long long)(td->show_flags & ~TD_SHOW_ALL));
+			      (unsigned long long)(td->show_flags & ~TD_SHOW_KNOWN));
 	if ((td->show_flags & TD_SHOW_VMA_MODS) &&
 	    !(td->show_flags & TASK_DIAG_SHOW_VMA))
 		return td_err(td, -EINVAL,

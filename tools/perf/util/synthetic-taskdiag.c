@@ -114,6 +114,21 @@ static __u64 td_synth__vma_show(bool mmap_data)
 	       (symbol_conf.buildid_mmap2 ? TASK_DIAG_SHOW_VMA_BUILD_ID : 0);
 }
 
+/*
+ * taskdiag__request(), and again without the build IDs on a kernel that
+ * refuses them (EINVAL) but may know the rest
+ */
+static int td_synth__request(struct taskdiag *td, __u64 strategy, pid_t pid,
+			     __u64 show)
+{
+	int err = taskdiag__request(td, strategy, pid, show);
+
+	if (err == -EINVAL && (show & TASK_DIAG_SHOW_VMA_BUILD_ID))
+		err = taskdiag__request(td, strategy, pid,
+					show & ~TASK_DIAG_SHOW_VMA_BUILD_ID);
+	return err;
+}
+
 /* The build ID task_diag gave for @v, or NULL to let perf look it up */
 static const struct build_id *td_synth__build_id(const struct taskdiag_vma *v,
 						 struct build_id *bid)
@@ -224,18 +239,14 @@ static int td_synth__all(struct td_synth *s, struct taskdiag *threads,
 			 perf_taskdiag_source_fn new_source)
 {
 	struct taskdiag_task *t;
-	__u64 show;
 	int err;
 
 	if (s->needs_mmap) {
-		/* EINVAL: a kernel without these flags */
-		show = TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA_LEADERS |
-		       td_synth__vma_show(s->mmap_data);
-		err = taskdiag__request(threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
-					show);
-		if (err == -EINVAL && (show & TASK_DIAG_SHOW_VMA_BUILD_ID))
-			err = taskdiag__request(threads, TASK_DIAG_DUMP_ALL_THREAD,
-						0, show & ~TASK_DIAG_SHOW_VMA_BUILD_ID);
+		/* EINVAL: a kernel without TASK_DIAG_SHOW_VMA_LEADERS */
+		err = td_synth__request(threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
+					TASK_DIAG_SHOW_BASE |
+					TASK_DIAG_SHOW_VMA_LEADERS |
+					td_synth__vma_show(s->mmap_data));
 		s->one_txn = !err;
 		if (err && err != -EINVAL)
 			return err;
@@ -359,7 +370,7 @@ static struct taskdiag_task *td_synth__one(struct taskdiag *td, pid_t pid,
 {
 	struct taskdiag_task *t = NULL;
 
-	*err = taskdiag__request(td, TASK_DIAG_DUMP_ONE, pid, show);
+	*err = td_synth__request(td, TASK_DIAG_DUMP_ONE, pid, show);
 	if (!*err)
 		*err = taskdiag__next(td, &t);
 	if (*err > 0)
@@ -395,9 +406,6 @@ static int td_synth__leader_mmaps(struct td_synth *s, struct taskdiag *td,
 	int err;
 
 	t = td_synth__one(td, pid, td_synth__vma_show(s->mmap_data), &err);
-	if (err == -EINVAL && symbol_conf.buildid_mmap2)	/* older kernel */
-		t = td_synth__one(td, pid, td_synth__vma_show(s->mmap_data) &
-				  ~TASK_DIAG_SHOW_VMA_BUILD_ID, &err);
 	if (t) {
 		err = td_synth__mmaps(s, t, pid, pid);
 		td_synth__end(td);
