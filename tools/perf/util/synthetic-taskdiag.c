@@ -38,6 +38,7 @@ struct td_synth {
 	bool			needs_mmap;
 	bool			mmap_data;
 	bool			one_txn;	/* the leaders carry the maps */
+	bool			build_ids;	/* the kernel reads them */
 	union perf_event	*comm_event;
 	union perf_event	*mmap_event;
 	union perf_event	*fork_event;
@@ -116,27 +117,40 @@ static __u64 td_synth__vma_show(bool mmap_data)
 
 /*
  * taskdiag__request(), and again without the build IDs on a kernel that
- * refuses them (EINVAL) but may know the rest
+ * refuses them (EINVAL) but may know the rest; notes whether the kernel
+ * reads the build IDs of the answer
  */
-static int td_synth__request(struct taskdiag *td, __u64 strategy, pid_t pid,
-			     __u64 show)
+static int td_synth__request(struct td_synth *s, struct taskdiag *td,
+			     __u64 strategy, pid_t pid, __u64 show)
 {
 	int err = taskdiag__request(td, strategy, pid, show);
 
-	if (err == -EINVAL && (show & TASK_DIAG_SHOW_VMA_BUILD_ID))
-		err = taskdiag__request(td, strategy, pid,
-					show & ~TASK_DIAG_SHOW_VMA_BUILD_ID);
+	if (err == -EINVAL && (show & TASK_DIAG_SHOW_VMA_BUILD_ID)) {
+		show &= ~TASK_DIAG_SHOW_VMA_BUILD_ID;
+		err = taskdiag__request(td, strategy, pid, show);
+	}
+	s->build_ids = !err && (show & TASK_DIAG_SHOW_VMA_BUILD_ID);
 	return err;
 }
 
-/* The build ID task_diag gave for @v, or NULL to let perf look it up */
-static const struct build_id *td_synth__build_id(const struct taskdiag_vma *v,
+/*
+ * The build ID of @v for its MMAP2 event: the one the kernel read; none
+ * for a mapping of no file ([vdso], anonymous code), which has none to
+ * read; else NULL, to let perf read it from the file the path names.
+ */
+static const struct build_id *td_synth__build_id(const struct td_synth *s,
+						 const struct taskdiag_vma *v,
 						 struct build_id *bid)
 {
-	if (!v->build_id)
-		return NULL;
-	build_id__init(bid, v->build_id, v->vma.build_id_len);
-	return bid;
+	if (v->build_id) {
+		build_id__init(bid, v->build_id, v->vma.build_id_len);
+		return bid;
+	}
+	if (s->build_ids && !v->vma.inode && !v->vma.major && !v->vma.minor) {
+		memset(bid, 0, sizeof(*bid));
+		return bid;
+	}
+	return NULL;
 }
 
 static int td_synth__mmaps(struct td_synth *s, struct taskdiag_task *proc,
@@ -162,7 +176,7 @@ static int td_synth__mmaps(struct td_synth *s, struct taskdiag_task *proc,
 						       pid, tgid, s->process,
 						       s->machine, s->mmap_data,
 						       false,
-						       td_synth__build_id(v, &bid)))
+						       td_synth__build_id(s, v, &bid)))
 			return -1;
 	}
 	return 0;
@@ -243,7 +257,7 @@ static int td_synth__all(struct td_synth *s, struct taskdiag *threads,
 
 	if (s->needs_mmap) {
 		/* EINVAL: a kernel without TASK_DIAG_SHOW_VMA_LEADERS */
-		err = td_synth__request(threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
+		err = td_synth__request(s, threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
 					TASK_DIAG_SHOW_BASE |
 					TASK_DIAG_SHOW_VMA_LEADERS |
 					td_synth__vma_show(s->mmap_data));
@@ -365,12 +379,13 @@ void perf_taskdiag__session_end(struct taskdiag *td)
 }
 
 /* The one task of a TASK_DIAG_DUMP_ONE request of @pid, or NULL and @err */
-static struct taskdiag_task *td_synth__one(struct taskdiag *td, pid_t pid,
+static struct taskdiag_task *td_synth__one(struct td_synth *s,
+					   struct taskdiag *td, pid_t pid,
 					   __u64 show, int *err)
 {
 	struct taskdiag_task *t = NULL;
 
-	*err = td_synth__request(td, TASK_DIAG_DUMP_ONE, pid, show);
+	*err = td_synth__request(s, td, TASK_DIAG_DUMP_ONE, pid, show);
 	if (!*err)
 		*err = taskdiag__next(td, &t);
 	if (*err > 0)
@@ -405,7 +420,7 @@ static int td_synth__leader_mmaps(struct td_synth *s, struct taskdiag *td,
 	struct taskdiag_task *t;
 	int err;
 
-	t = td_synth__one(td, pid, td_synth__vma_show(s->mmap_data), &err);
+	t = td_synth__one(s, td, pid, td_synth__vma_show(s->mmap_data), &err);
 	if (t) {
 		err = td_synth__mmaps(s, t, pid, pid);
 		td_synth__end(td);
@@ -460,7 +475,7 @@ int perf_event__synthesize_task_taskdiag(struct taskdiag *td,
 	pid_t tgid;
 	int err;
 
-	t = td_synth__one(td, pid, TASK_DIAG_SHOW_BASE, &err);
+	t = td_synth__one(&s, td, pid, TASK_DIAG_SHOW_BASE, &err);
 	b = t ? taskdiag_task__base(t) : NULL;
 	if (!b) {
 		if (t)

@@ -3,12 +3,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # With 1,000 more processes than perf found at start, a whole
-# `perf record -a -- true` and the start-up of `perf top` must access (open,
-# stat, readlink...) the /proc/PID/ files of at most a few tasks when the
-# threads are synthesized from /proc/task-diag, and no system call of the
-# whole `perf record -a -- true` may be made once per task (an open, stat
-# or read of each task's executable, a write of each event): nothing perf
-# does may grow with the number of tasks.  The /proc walk, which opens
+# `perf record -a -- true`, with and without build-id MMAP2 events
+# (--buildid-mmap, the kernel reads the build IDs), and the start-up of
+# `perf top` must access (open, stat, readlink...) the /proc/PID/ files of
+# at most a few tasks when the threads are synthesized from
+# /proc/task-diag, and no system call of a whole `perf record -a -- true`
+# may be made once per task (an open, stat or read of each task's
+# executable or [vdso], a write of each event): nothing perf does may grow
+# with the number of tasks.  The /proc walk, which opens
 # files of every task, shows that both counts see such accesses.
 
 nr_procs=1000
@@ -90,11 +92,17 @@ for src in task-diag no-task-diag; do
 	echo "perf top (${src}), 30 s: ${n} /proc/PID/ paths"
 	top_paths[${src}]=${n}
 done
-if ! grep -q 'synthesized [0-9]* threads from /proc/task-diag' "${tmp}/record-task-diag.log"; then
-	echo "task_diag did not serve perf record's synthesis:"
-	tail -n 20 "${tmp}/record-task-diag.log"
-	err=1
-fi
+n=$(traced task-diag record-buildid trace=all perf record -v -a --buildid-mmap \
+	-e cpu-clock -o "${tmp}/buildid.data" -- true)
+echo "perf record -a --buildid-mmap -- true (task-diag): ${n} /proc/PID/ paths"
+record_paths[buildid]=${n}
+for name in record-task-diag record-buildid; do
+	if ! grep -q 'synthesized [0-9]* threads from /proc/task-diag' "${tmp}/${name}.log"; then
+		echo "task_diag did not serve the synthesis of ${name}:"
+		tail -n 20 "${tmp}/${name}.log"
+		err=1
+	fi
+done
 if ! grep -q 'PerfTop:' "${tmp}/top-task-diag.log"; then
 	echo "perf top (task-diag) showed no screen in 30 s:"
 	tail -n 20 "${tmp}/top-task-diag.log"
@@ -105,10 +113,12 @@ if [ "${record_paths[no-task-diag]}" -lt "${nr_procs}" ]; then
 	err=1
 fi
 if [ "${record_paths[task-diag]}" -gt "${limit}" ] ||
+   [ "${record_paths[buildid]}" -gt "${limit}" ] ||
    [ "${top_paths[task-diag]}" -gt "${limit}" ]; then
 	echo "task_diag: more than ${limit} /proc/PID/ paths, the first of them:"
 	grep -ho '"/proc/[0-9][0-9]*/[^"]*"' "${tmp}/record-task-diag.trace" \
-		"${tmp}/top-task-diag.trace" | sort | uniq -c | sort -rn | head -n 20
+		"${tmp}/record-buildid.trace" "${tmp}/top-task-diag.trace" |
+		sort | uniq -c | sort -rn | head -n 20
 	err=1
 fi
 
@@ -122,17 +132,19 @@ growth() {
 
 # The system call of each source's perf record that grew most
 read -r most_proc name_proc <<< "$(growth "${tmp}/record-no-task-diag.trace" | head -n 1)"
-read -r most_td name_td <<< "$(growth "${tmp}/record-task-diag.trace" | head -n 1)"
 echo "perf record -a -- true with ${nr_procs} more processes, the system call" \
-	"made most more often: ${name_td} +${most_td} (task_diag)," \
-	"${name_proc} +${most_proc} (/proc)"
+	"made most more often: ${name_proc} +${most_proc} (/proc)"
 if [ "${most_proc:-0}" -lt "${nr_procs}" ]; then
 	echo "no system call of the /proc walk grew by one per task: the count misses calls"
 	err=1
 fi
-if [ "${most_td:-0}" -gt "${syscall_limit}" ]; then
-	echo "task_diag: system calls made more than ${syscall_limit} more times:"
-	growth "${tmp}/record-task-diag.trace" | head -n 10
-	err=1
-fi
+for name in record-task-diag record-buildid; do
+	read -r most_td name_td <<< "$(growth "${tmp}/${name}.trace" | head -n 1)"
+	echo "${name}: the system call made most more often: ${name_td} +${most_td}"
+	if [ "${most_td:-0}" -gt "${syscall_limit}" ]; then
+		echo "${name}: system calls made more than ${syscall_limit} more times:"
+		growth "${tmp}/${name}.trace" | head -n 10
+		err=1
+	fi
+done
 exit ${err}
