@@ -32,7 +32,8 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "perf record -a and perf top: no per-task /proc access with task_diag" \
 	    "perf record -a unprivileged: task_diag and /proc synthesize the same" \
 	    "perf top and perf trace -a: tasks named through task_diag synthesis" \
-	    "perf record: the build-id pass finds every DSO with samples"; do
+	    "perf record: the build-id pass finds every DSO with samples" \
+	    "perf record: the kernel map spans the running kernel's start and end"; do
 	num=$(suite_number "$desc")
 	if [ -z "$num" ]; then
 		n=$((n + 1))
