@@ -33,7 +33,9 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "perf record -a unprivileged: task_diag and /proc synthesize the same" \
 	    "perf top and perf trace -a: tasks named through task_diag synthesis" \
 	    "perf record: the build-id pass finds every DSO with samples" \
-	    "perf record: the kernel map spans the running kernel's start and end"; do
+	    "perf record: the kernel map spans the running kernel's start and end" \
+	    "perf record: the side band thread is woken to stop, not timed out" \
+	    "perf top --stdio: each screen is written when it is drawn"; do
 	num=$(suite_number "$desc")
 	if [ -z "$num" ]; then
 		n=$((n + 1))
