@@ -35,7 +35,8 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "perf record: the build-id pass finds every DSO with samples" \
 	    "perf record: the kernel map spans the running kernel's start and end" \
 	    "perf record: the side band thread is woken to stop, not timed out" \
-	    "perf top --stdio: each screen is written when it is drawn"; do
+	    "perf top --stdio: each screen is written when it is drawn" \
+	    "perf record and perf top: /proc/kallsyms is read once"; do
 	num=$(suite_number "$desc")
 	if [ -z "$num" ]; then
 		n=$((n + 1))

@@ -1,0 +1,78 @@
+#!/bin/bash
+# perf record and perf top: /proc/kallsyms is read once
+# SPDX-License-Identifier: GPL-2.0
+#
+# perf parses /proc/kallsyms several times as it starts (the kernel's
+# start and end, x86's entry trampolines, BPF images, perf top's kernel
+# symbols); the kernel formats it anew at each read.  perf must open it
+# once per command, and still resolve kernel symbols from it.
+
+tmp=$(mktemp -d /tmp/perf-kallsyms.XXXXXX)
+pid=""
+# stop PID: stop perf, the child of strace PID, then strace
+stop() {
+	pkill -TERM -P "$1"
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+cleanup() {
+	[ -n "${pid}" ] && stop "${pid}"
+	exec 3>&-
+	rm -rf "${tmp}"
+	trap - EXIT TERM INT
+}
+trap 'cleanup; exit 1' TERM INT
+trap cleanup EXIT
+
+if ! command -v strace > /dev/null; then
+	echo "strace is not installed"
+	exit 2
+fi
+if [ "$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms)" = \
+     0000000000000000 ]; then
+	echo "/proc/kallsyms shows no addresses to this user (kptr_restrict)"
+	exit 2
+fi
+
+# opens LOG: how many times LOG shows /proc/kallsyms opened
+opens() {
+	grep -c 'open[a-z0-9]*(.*"/proc/kallsyms"' "$1"
+}
+
+err=0
+if ! strace -f -qq -e trace=open,openat -o "${tmp}/record.strace" \
+	perf record -a -e cpu-clock -o "${tmp}/perf.data" -- true \
+	> "${tmp}/record.log" 2>&1; then
+	echo "perf record failed:"
+	tail -n 20 "${tmp}/record.log"
+	exit 1
+fi
+n=$(opens "${tmp}/record.strace")
+echo "perf record -a opened /proc/kallsyms ${n} times"
+[ "${n}" -eq 1 ] || err=1
+
+# perf top until a screen lists a kernel symbol (at most 60 s)
+mkfifo "${tmp}/keys"
+exec 3<> "${tmp}/keys"
+LINES=40 COLUMNS=120 strace -f -qq -e trace=open,openat -e signal=none \
+	-o "${tmp}/top.strace" perf top --stdio -a -e cpu-clock -d 1 \
+	> "${tmp}/top.out" 2> "${tmp}/top.err" <&3 &
+pid=$!
+ksym='\[k\] [A-Za-z_][A-Za-z0-9_.]*$'
+SECONDS=0
+while [ ${SECONDS} -lt 60 ] && kill -0 ${pid} 2>/dev/null; do
+	grep -q -e "${ksym}" "${tmp}/top.out" && break
+	sleep 0.2
+done
+stop ${pid}
+pid=""
+if ! grep -q -e "${ksym}" "${tmp}/top.out"; then
+	echo "perf top named no kernel symbol in 60 s:"
+	tail -n 20 "${tmp}/top.out" "${tmp}/top.err"
+	exit 1
+fi
+grep -m 3 -e "${ksym}" "${tmp}/top.out"
+n=$(opens "${tmp}/top.strace")
+echo "perf top opened /proc/kallsyms ${n} times"
+[ "${n}" -eq 1 ] || err=1
+exit ${err}
