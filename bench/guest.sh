@@ -53,25 +53,29 @@ run_record() {
 	echo "$(elapsed "$t0" "$t1") $(elapsed "$t0" "$t2")"
 }
 
-# run_top CFG: seconds from exec of perf top until its first screen
+# run_top CFG: seconds from exec of perf top until its first screen, and
+# until its first screen with samples (a non-zero irqs/sec, -d 1 later)
 run_top() {
-	local cfg=$1 t0 t1='' pid
+	local cfg=$1 t0 t1='' t2='' pid
 	: >/tmp/bench.top
 	t0=$(now)
 	PERF_CONFIG=$cfg "$perf" top --stdio -a -e cpu-clock -d 1 \
 		>/tmp/bench.top 2>/dev/null <&3 &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		if [ -s /tmp/bench.top ] && grep -q 'PerfTop:' /tmp/bench.top; then
+		if [ -z "$t1" ] && grep -q 'PerfTop:' /tmp/bench.top; then
 			t1=$(now)
+		fi
+		if grep -q 'PerfTop: *[1-9][0-9]* irqs' /tmp/bench.top; then
+			t2=$(now)
 			break
 		fi
 		read -r -t 0.05 -u 4 || true
 	done
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	[ -n "$t1" ] || return 1
-	elapsed "$t0" "$t1"
+	[ -n "$t2" ] || return 1
+	echo "$(elapsed "$t0" "$t1") $(elapsed "$t0" "$t2")"
 }
 
 # run_trace CFG: seconds of a whole perf trace -a (page faults: the test
@@ -108,6 +112,9 @@ e2e() {
 				record*)
 					echo "T $size $cmd-start-$src ${r% *}"
 					echo "T $size $cmd-wall-$src ${r#* }" ;;
+				top)
+					echo "T $size top-$src ${r% *}"
+					echo "T $size top-samples-$src ${r#* }" ;;
 				*)	echo "T $size $cmd-$src $r" ;;
 				esac
 			done
