@@ -78,12 +78,12 @@ run_top() {
 	echo "$(elapsed "$t0" "$t1") $(elapsed "$t0" "$t2")"
 }
 
-# run_trace CFG: seconds of a whole perf trace -a (page faults: the test
-# kernel has no syscall tracepoints) of a workload that does nothing
+# run_trace CFG: seconds of a whole perf trace -a (system calls, its
+# default) of a workload that does nothing
 run_trace() {
 	local cfg=$1 t0
 	t0=$(now)
-	PERF_CONFIG=$cfg "$perf" trace -a --no-syscalls --pf=min -o /dev/null \
+	PERF_CONFIG=$cfg "$perf" trace -a -o /dev/null \
 		-- true >/dev/null 2>&1 </dev/null || return 1
 	elapsed "$t0" "$(now)"
 }

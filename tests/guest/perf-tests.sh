@@ -37,7 +37,8 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "perf record: the side band thread is woken to stop, not timed out" \
 	    "perf top --stdio: each screen is written when it is drawn" \
 	    "perf record and perf top: /proc/kallsyms is read once" \
-	    "perf record --buildid-mmap: build IDs are read from paths only"; do
+	    "perf record --buildid-mmap: build IDs are read from paths only" \
+	    "perf trace -a: system calls of tasks named through task_diag synthesis"; do
 	num=$(suite_number "$desc")
 	if [ -z "$num" ]; then
 		n=$((n + 1))

@@ -45,49 +45,6 @@ ln -s "$(python3 -c 'import sys; print(sys.executable)')" "${tmp}/td-faulter"
 mkfifo "${tmp}/keys"
 exec 3<> "${tmp}/keys"
 
-# until_seen LOG PATTERN CMD...: run CMD with its output in LOG until a
-# line of LOG matches PATTERN (at most 60 s), then stop it (SIGTERM: a
-# background command of a script ignores SIGINT)
-until_seen() {
-	local log=$1 pattern=$2 workload=${pids} pid
-	shift 2
-	"$@" > "${log}" 2>&1 <&3 &
-	pid=$!
-	pids="${workload} ${pid}"
-	SECONDS=0
-	while [ ${SECONDS} -lt 60 ]; do
-		grep -q -e "${pattern}" "${log}" && break
-		kill -0 ${pid} 2>/dev/null || break
-		sleep 0.2
-	done
-	kill ${pid} 2>/dev/null
-	wait ${pid} 2>/dev/null
-	pids=${workload}
-	grep -q -e "${pattern}" "${log}"
-}
-
-# served LOG SOURCE: the synthesis was served by SOURCE, as perf -v says
-served() {
-	if [ "$2" = task-diag ]; then
-		grep -q -e 'synthesized [0-9]* threads from /proc/task-diag' \
-			-e 'synthesizing the thread map from /proc/task-diag' "$1"
-	else
-		! grep -q 'from /proc/task-diag' "$1"
-	fi
-}
-
-# ready FILE: wait until the workload created FILE, fail after 60 s
-ready() {
-	SECONDS=0
-	until [ -e "$1" ]; do
-		if [ ${SECONDS} -ge 60 ]; then
-			echo "the workload did not start"
-			exit 1
-		fi
-		sleep 0.1
-	done
-}
-
 # each workload alone: perf top drops the samples it cannot keep up with
 "${tmp}/td-thloop" test -w thloop 600 &
 pids=$!

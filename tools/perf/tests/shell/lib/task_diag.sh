@@ -30,3 +30,47 @@ task_diag_configs() {
 	printf '[synthesize]\n\ttask-diag = true\n' > "$1/task-diag.config"
 	chmod 644 "$1/no-task-diag.config" "$1/task-diag.config"
 }
+
+# until_seen LOG PATTERN CMD...: run CMD with its output in LOG and its
+# input from fd 3 until a line of LOG matches PATTERN (at most 60 s), then
+# stop it (SIGTERM: a background command of a script ignores SIGINT);
+# ${pids}, the caller's running workloads, holds CMD while it runs
+until_seen() {
+	local log=$1 pattern=$2 workload=${pids} pid
+	shift 2
+	"$@" > "${log}" 2>&1 <&3 &
+	pid=$!
+	pids="${workload} ${pid}"
+	SECONDS=0
+	while [ ${SECONDS} -lt 60 ]; do
+		grep -q -e "${pattern}" "${log}" && break
+		kill -0 ${pid} 2>/dev/null || break
+		sleep 0.2
+	done
+	kill ${pid} 2>/dev/null
+	wait ${pid} 2>/dev/null
+	pids=${workload}
+	grep -q -e "${pattern}" "${log}"
+}
+
+# served LOG SOURCE: the synthesis was served by SOURCE, as perf -v says
+served() {
+	if [ "$2" = task-diag ]; then
+		grep -q -e 'synthesized [0-9]* threads from /proc/task-diag' \
+			-e 'synthesizing the thread map from /proc/task-diag' "$1"
+	else
+		! grep -q 'from /proc/task-diag' "$1"
+	fi
+}
+
+# ready FILE: wait until the workload created FILE, fail after 60 s
+ready() {
+	SECONDS=0
+	until [ -e "$1" ]; do
+		if [ ${SECONDS} -ge 60 ]; then
+			echo "the workload did not start"
+			exit 1
+		fi
+		sleep 0.1
+	done
+}
