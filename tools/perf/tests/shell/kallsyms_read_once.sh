@@ -7,22 +7,9 @@
 # symbols); the kernel formats it anew at each read.  perf must open it
 # once per command, and still resolve kernel symbols from it.
 
-tmp=$(mktemp -d /tmp/perf-kallsyms.XXXXXX)
-pid=""
-# stop PID: stop perf, the child of strace PID, then strace
-stop() {
-	pkill -TERM -P "$1"
-	kill "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
-}
-cleanup() {
-	[ -n "${pid}" ] && stop "${pid}"
-	exec 3>&-
-	rm -rf "${tmp}"
-	trap - EXIT TERM INT
-}
-trap 'cleanup; exit 1' TERM INT
-trap cleanup EXIT
+shelldir=$(dirname "$0")
+# shellcheck source=lib/perf_top_strace.sh
+. "${shelldir}"/lib/perf_top_strace.sh
 
 if ! command -v strace > /dev/null; then
 	echo "strace is not installed"
@@ -33,6 +20,8 @@ if [ "$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms)" = \
 	echo "/proc/kallsyms shows no addresses to this user (kptr_restrict)"
 	exit 2
 fi
+
+top_strace_init
 
 # opens LOG: how many times LOG shows /proc/kallsyms opened
 opens() {
@@ -52,21 +41,8 @@ echo "perf record -a opened /proc/kallsyms ${n} times"
 [ "${n}" -eq 1 ] || err=1
 
 # perf top until a screen lists a kernel symbol (at most 60 s)
-mkfifo "${tmp}/keys"
-exec 3<> "${tmp}/keys"
-LINES=40 COLUMNS=120 strace -f -qq -e trace=open,openat -e signal=none \
-	-o "${tmp}/top.strace" perf top --stdio -a -e cpu-clock -d 1 \
-	> "${tmp}/top.out" 2> "${tmp}/top.err" <&3 &
-pid=$!
 ksym='\[k\] [A-Za-z_][A-Za-z0-9_.]*$'
-SECONDS=0
-while [ ${SECONDS} -lt 60 ] && kill -0 ${pid} 2>/dev/null; do
-	grep -q -e "${ksym}" "${tmp}/top.out" && break
-	sleep 0.2
-done
-stop ${pid}
-pid=""
-if ! grep -q -e "${ksym}" "${tmp}/top.out"; then
+if ! top_strace_until open,openat "${ksym}" 1; then
 	echo "perf top named no kernel symbol in 60 s:"
 	tail -n 20 "${tmp}/top.out" "${tmp}/top.err"
 	exit 1

@@ -21,29 +21,13 @@ shelldir=$(dirname "$0")
 skip_if_no_task_diag
 skip_if_missing python3 "for the page-faulting workload"
 
-tmp=$(mktemp -d /tmp/perf-task-diag.XXXXXX)
+live_test_init
 err=0
-pids=""		# the workload and the perf command running
-
-cleanup() {
-	[ -n "${pids}" ] && kill ${pids} 2>/dev/null && wait ${pids} 2>/dev/null
-	exec 3>&-
-	rm -rf "${tmp}"
-	trap - EXIT TERM INT
-}
-trap 'cleanup; exit 1' TERM INT
-trap cleanup EXIT
-
-task_diag_configs "${tmp}"
 
 # comms of their own: a link's name is the comm of what it runs
 ln -s "$(command -v perf)" "${tmp}/td-thloop"
 # python3 itself, not a wrapper that would look td-faulter up
 ln -s "$(python3 -c 'import sys; print(sys.executable)')" "${tmp}/td-faulter"
-
-# perf top reads keys from its input: one that never has any, nor an end
-mkfifo "${tmp}/keys"
-exec 3<> "${tmp}/keys"
 
 # each workload alone: perf top drops the samples it cannot keep up with
 "${tmp}/td-thloop" test -w thloop 600 &

@@ -21,24 +21,10 @@ if [ ! -d ${tracing}/events/raw_syscalls ]; then
 	exit 2
 fi
 
-tmp=$(mktemp -d /tmp/perf-task-diag.XXXXXX)
+live_test_init
 err=0
-pids=""		# the workload and the perf command running
-
-cleanup() {
-	[ -n "${pids}" ] && kill ${pids} 2>/dev/null && wait ${pids} 2>/dev/null
-	exec 3>&-
-	rm -rf "${tmp}"
-	trap - EXIT TERM INT
-}
-trap 'cleanup; exit 1' TERM INT
-trap cleanup EXIT
-
-task_diag_configs "${tmp}"
 # a comm of its own: python3 itself, not a wrapper, under another name
 ln -s "$(python3 -c 'import sys; print(sys.executable)')" "${tmp}/td-mapper"
-mkfifo "${tmp}/keys"
-exec 3<> "${tmp}/keys"
 
 "${tmp}/td-mapper" -c "import mmap, time
 open('${tmp}/mapping', 'w').close()

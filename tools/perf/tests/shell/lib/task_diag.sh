@@ -74,3 +74,24 @@ ready() {
 		sleep 0.1
 	done
 }
+
+# live_test_init: for a test that runs workloads and live perf commands:
+# ${tmp}, a new directory with the two configs of task_diag_configs;
+# ${pids}, the workloads and perf command running, stopped on exit; fd 3,
+# a FIFO that never has any data nor an end, for perf top's keys
+live_test_init() {
+	tmp=$(mktemp -d /tmp/perf-task-diag.XXXXXX)
+	pids=""
+	trap 'live_test_cleanup; exit 1' TERM INT
+	trap live_test_cleanup EXIT
+	task_diag_configs "${tmp}"
+	mkfifo "${tmp}/keys"
+	exec 3<> "${tmp}/keys"
+}
+
+live_test_cleanup() {
+	[ -n "${pids}" ] && kill ${pids} 2>/dev/null && wait ${pids} 2>/dev/null
+	exec 3>&-
+	rm -rf "${tmp}"
+	trap - EXIT TERM INT
+}
