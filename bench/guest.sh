@@ -83,7 +83,7 @@ run_top() {
 run_trace() {
 	local cfg=$1 t0
 	t0=$(now)
-	PERF_CONFIG=$cfg "$perf" trace -a -o /dev/null \
+	PERF_CONFIG=$cfg timeout 600 "$perf" trace -a -o /dev/null \
 		-- true >/dev/null 2>&1 </dev/null || return 1
 	elapsed "$t0" "$(now)"
 }
