@@ -25,6 +25,34 @@ skip_reason() {
 	esac
 }
 
+# run_suite DESC [LABEL]: one TAP line per test case of the suite DESC;
+# LABEL tells runs of the same suite apart
+run_suite() {
+	desc=$1
+	label=${2:+ ($2)}
+	num=$(suite_number "$desc")
+	if [ -z "$num" ]; then
+		n=$((n + 1))
+		echo "not ok $n - perf test: no suite named '$desc'"
+		return
+	fi
+	out=$("$perf" test -S -vv "$num" 2>&1 | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tr '\r' '\n')
+	results=$(printf '%s\n' "$out" | grep -E "^ *$num(\.[0-9]+)?: .*: (Ok|FAILED!|Skip)" | sort -u)
+	[ -n "$results" ] || results="$num: $desc : FAILED! (no result)"
+	# a here-document, not a pipe: the loop counts in this shell
+	while IFS= read -r line; do
+		n=$((n + 1))
+		case $line in
+		*": Ok"*) echo "ok $n - perf test $line$label" ;;
+		*": Skip"*) echo "ok $n - perf test ${line%%: Skip*}$label # SKIP $(skip_reason "$line" "$out")" ;;
+		*) echo "not ok $n - perf test $line$label"
+		   printf '%s\n' "$out" | tail -n 30 | sed 's/^/#   /' ;;
+		esac
+	done <<-EOF
+	$results
+	EOF
+}
+
 for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "Thread map" "Share thread maps" "Remove thread map" \
 	    "Use a dummy software event to keep tracking" \
@@ -39,26 +67,15 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "perf record and perf top: /proc/kallsyms is read once" \
 	    "perf record --buildid-mmap: build IDs are read from paths only" \
 	    "perf trace -a: system calls of tasks named through task_diag synthesis"; do
-	num=$(suite_number "$desc")
-	if [ -z "$num" ]; then
-		n=$((n + 1))
-		echo "not ok $n - perf test: no suite named '$desc'"
-		continue
-	fi
-	out=$("$perf" test -S -vv "$num" 2>&1 | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tr '\r' '\n')
-	results=$(printf '%s\n' "$out" | grep -E "^ *$num(\.[0-9]+)?: .*: (Ok|FAILED!|Skip)" | sort -u)
-	[ -n "$results" ] || results="$num: $desc : FAILED! (no result)"
-	# a here-document, not a pipe: the loop counts in this shell
-	while IFS= read -r line; do
-		n=$((n + 1))
-		case $line in
-		*": Ok"*) echo "ok $n - perf test $line" ;;
-		*": Skip"*) echo "ok $n - perf test ${line%%: Skip*} # SKIP $(skip_reason "$line" "$out")" ;;
-		*) echo "not ok $n - perf test $line"
-		   printf '%s\n' "$out" | tail -n 30 | sed 's/^/#   /' ;;
-		esac
-	done <<-EOF
-	$results
-	EOF
+	run_suite "$desc"
 done
+
+# perf test task-diag sets what it tests, whatever the user's perf config
+# says: synthesize.task-diag = false there must change none of its results
+PERF_CONFIG=$(mktemp)
+printf '[synthesize]\n\ttask-diag = false\n' >"$PERF_CONFIG"
+export PERF_CONFIG
+run_suite "task-diag" "perf config: synthesize.task-diag = false"
+rm -f "$PERF_CONFIG"
+unset PERF_CONFIG
 echo "1..$n"

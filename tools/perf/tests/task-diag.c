@@ -264,17 +264,32 @@ static void fault__reset(void)
 	fault.fail_maps = false;
 }
 
+/*
+ * Whether perf synthesizes from task_diag, as "synthesize.task-diag" sets
+ * it: each test says what it needs, whatever the user's perf config says.
+ * Returns the setting before.
+ */
+static bool taskdiag__want(bool on)
+{
+	bool was = perf_synthesize_taskdiag;
+
+	perf_synthesize_taskdiag = on;
+	return was;
+}
+
 /* Synthesize all tasks, from task_diag or from /proc; keep ours */
 static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 		      bool mmap_data)
 {
-	bool saved = perf_synthesize_taskdiag;
+	bool saved = taskdiag__want(taskdiag);
 	struct machine *machine = td_machine__new();
 	pid_t resume_tgid = 0;
 	int err;
 
-	if (!machine)
-		return -ENOMEM;
+	if (!machine) {
+		err = -ENOMEM;
+		goto out;
+	}
 	if (taskdiag) {
 		/* counted in fault */
 		err = perf_event__synthesize_threads_taskdiag(&cap->tool, capture_event,
@@ -289,13 +304,13 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 		 * as reading build IDs from the files takes on a debug kernel
 		 */
 		proc_map_timeout = 600 * 1000;
-		perf_synthesize_taskdiag = false;
 		err = perf_event__synthesize_threads(&cap->tool, capture_event, machine,
 						     needs_mmap, mmap_data, 1);
-		perf_synthesize_taskdiag = saved;
 		proc_map_timeout = saved_timeout;
 	}
 	machine__delete(machine);
+out:
+	taskdiag__want(saved);
 	return err;
 }
 
@@ -766,17 +781,17 @@ static int test__task_diag_older_kernel(struct test_suite *test __maybe_unused,
 static int synthesize_thread_map(struct td_capture *cap,
 				 struct perf_thread_map *threads, bool taskdiag)
 {
-	bool saved = perf_synthesize_taskdiag;
 	struct machine *machine = td_machine__new();
+	bool saved;
 	int err;
 
 	if (!machine)
 		return -ENOMEM;
-	perf_synthesize_taskdiag = taskdiag;
+	saved = taskdiag__want(taskdiag);
 	err = perf_event__synthesize_thread_map_from(&cap->tool, threads,
 						     capture_event, machine,
 						     true, false, fault_source);
-	perf_synthesize_taskdiag = saved;
+	taskdiag__want(saved);
 	machine__delete(machine);
 	return err;
 }
@@ -911,6 +926,7 @@ static int test__task_diag_thread_map_send_fails(struct test_suite *test __maybe
 	struct td_tasks t = {};
 	struct td_capture cap;
 	int ret = TEST_FAIL, err;
+	bool saved;
 
 	if (no_task_diag())
 		return TEST_SKIP;
@@ -923,13 +939,19 @@ static int test__task_diag_thread_map_send_fails(struct test_suite *test __maybe
 	if (!threads || !machine)
 		goto out;
 	fail_second_seen = 0;
-	err = perf_event__synthesize_thread_map(&cap.tool, threads, capture_fail_second,
-						machine, true, false);
+	saved = taskdiag__want(true);
+	err = perf_event__synthesize_thread_map_from(&cap.tool, threads,
+						     capture_fail_second, machine,
+						     true, false, fault_source);
+	taskdiag__want(saved);
 	if (!err || cap.nr != 1)
 		pr_debug("synthesis returned %d after sending %zu events, expected an error after 1\n",
 			 err, cap.nr);
+	else if (!fault.nr_requests)	/* the /proc walk fails the same way */
+		pr_debug("task_diag was not asked\n");
 	else
 		ret = TEST_OK;
+	fault__reset();
 out:
 	capture__exit(&cap);
 	machine__delete(machine);
@@ -978,6 +1000,7 @@ static int synthesize_faulty(struct td_capture *cap, long k,
 {
 	unsigned long saved_buf = perf_synthesize_taskdiag_buf;
 	struct machine *machine = td_machine__new();
+	bool saved;
 	int err;
 
 	if (!machine)
@@ -985,9 +1008,11 @@ static int synthesize_faulty(struct td_capture *cap, long k,
 	fault.reads_left = k;
 	fault.kind = kind;
 	perf_synthesize_taskdiag_buf = 4096;		/* many reads */
+	saved = taskdiag__want(true);
 	err = perf_event__synthesize_threads_from(&cap->tool, capture_event,
 						  machine, true, false, 1,
 						  fault_source);
+	taskdiag__want(saved);
 	perf_synthesize_taskdiag_buf = saved_buf;
 	*failed = fault.reads_left < 0;
 	fault__reset();
@@ -1089,10 +1114,11 @@ static int __noreturn fallback_child(void)
 		goto out_free;
 	capture__exit(&with);
 	capture__init(&with, &t, false);
-	/* perf_synthesize_taskdiag is on: the /proc walk must take over */
+	/* task_diag wanted but not there: the /proc walk must take over */
 	machine = td_machine__new();
 	if (!machine)
 		goto out_free;
+	taskdiag__want(true);
 	err = perf_event__synthesize_threads(&with.tool, capture_event, machine,
 					     true, false, 1);
 	machine__delete(machine);
