@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
 #include <taskdiag/taskdiag.h>
@@ -284,6 +285,18 @@ static bool td_synth__usable(struct machine *machine)
 {
 	return perf_synthesize_taskdiag && machine__is_host(machine) &&
 	       (!machine->root_dir || !machine->root_dir[0]);
+}
+
+/**
+ * perf_taskdiag__available - whether the host's tasks are to be synthesized
+ *	from task_diag
+ *
+ * Return: true when synthesize.task-diag is on and the kernel has
+ * /proc/task-diag; the synthesis may still fall back to /proc.
+ */
+bool perf_taskdiag__available(void)
+{
+	return perf_synthesize_taskdiag && !access("/proc/task-diag", F_OK);
 }
 
 /**

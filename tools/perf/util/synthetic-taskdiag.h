@@ -19,6 +19,7 @@ struct taskdiag;
 int perf_synthesize_config(const char *var, const char *value);
 
 #ifdef HAVE_TASKDIAG_SUPPORT
+bool perf_taskdiag__available(void);
 int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    perf_event__handler_t process,
 					    struct machine *machine,
@@ -37,6 +38,11 @@ int perf_event__synthesize_task_taskdiag(struct taskdiag *td,
 					 struct machine *machine,
 					 bool needs_mmap, bool mmap_data);
 #else
+static inline bool perf_taskdiag__available(void)
+{
+	return false;
+}
+
 static inline int
 perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool __maybe_unused,
 					perf_event__handler_t process __maybe_unused,

@@ -45,7 +45,9 @@ for _ in $(seq 300); do
 	sleep 0.1
 done
 
-if ! perf record -a -e cpu-clock -c 10000000 -o "${tmp}/perf.data" -- \
+# --no-buildid-mmap: with task_diag the build IDs are in the MMAP2 events
+# by default, and there is no build-id pass
+if ! perf record -a --no-buildid-mmap -e cpu-clock -c 10000000 -o "${tmp}/perf.data" -- \
 	sh -c "kill -USR1 ${wpid}; sleep 3" > "${tmp}/record.log" 2>&1; then
 	echo "perf record failed:"
 	tail -n 20 "${tmp}/record.log"
