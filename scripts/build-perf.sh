@@ -3,14 +3,18 @@
 # cache as distributions build it: every feature Debian has the libraries
 # for (libtraceevent, libdw, libelf, python, perl, libbpf with BPF
 # skeletons, slang, libunwind, zstd, numa, capstone, libpfm4...) and
-# WERROR=1, with no kernel headers but tools/include's.  With no-taskdiag:
+# WERROR=1, with no kernel headers but tools/include's.  Not libLLVM: the
+# llvm package (llvm-strip, for the BPF skeletons) would make perf link it,
+# and loading it costs every perf command about 0.5 s in the guest; Arch's
+# linux-tools builds perf with NO_LIBLLVM=1 too, and perf disassembles with
+# capstone and finds source lines with libdw instead.  With no-taskdiag:
 # the same build with NO_TASKDIAG=1, in a directory of its own.
 . "$(dirname "$0")/common.sh"
 
 variant=${1:-}
 case $variant in
-"") dir=$PERFBUILD; flags=() ;;
-no-taskdiag) dir=$PERFBUILD-no-taskdiag; flags=(NO_TASKDIAG=1) ;;
+"") dir=$PERFBUILD; flags=(NO_LIBLLVM=1) ;;
+no-taskdiag) dir=$PERFBUILD-no-taskdiag; flags=(NO_LIBLLVM=1 NO_TASKDIAG=1) ;;
 *) die "usage: build-perf.sh [no-taskdiag]" ;;
 esac
 log=$CACHE/perf-build${variant:+-$variant}.log

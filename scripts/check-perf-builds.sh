@@ -1,7 +1,8 @@
 #!/bin/bash
 # The perf builds users and distributions make, as TAP:
 #  - the perf `make` builds (build-perf.sh: WERROR=1, no kernel headers)
-#    has every feature of a distribution's perf, taskdiag among them;
+#    has every feature of a distribution's perf, taskdiag among them, and
+#    does not link libLLVM (NO_LIBLLVM=1, as Arch builds perf);
 #  - tools/include/uapi/linux/task_diag.h, the copy perf and libtaskdiag
 #    build with, is the series' include/uapi/linux/task_diag.h;
 #  - perf builds with NO_TASKDIAG=1 (WERROR=1) and then has no taskdiag:
@@ -27,6 +28,9 @@ for f in $FEATURES; do
 	[ "$v" = on ]
 	result $? "perf built with $f (build-options: ${v:-not listed})"
 done
+
+! ldd "$perf" | grep -q 'libLLVM'
+result $? "perf does not link libLLVM ($(ldd "$perf" | grep -c libLLVM) libLLVM in ldd)"
 
 cmp -s "$TOP/tools/include/uapi/linux/task_diag.h" \
 	"$TREE/include/uapi/linux/task_diag.h"
