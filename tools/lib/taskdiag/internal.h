@@ -68,6 +68,8 @@ struct td_backend_ops {
 	int (*next)(struct taskdiag *td);	/* 1: td->task is ready */
 };
 
+struct td_read_ahead;
+
 /* The netlink answer being read: the kernel's or a source's */
 struct td_stream {
 	const struct taskdiag_source	*src;
@@ -77,6 +79,8 @@ struct td_stream {
 	size_t				off;	/* where the next message starts */
 	bool				cont;	/* td->task goes on */
 	bool				eof;	/* read returned 0 or NLMSG_DONE */
+	bool				read_ahead; /* taskdiag_opts.read_ahead */
+	struct td_read_ahead		*ra;	/* its thread, once started */
 };
 
 struct td_procfs;
@@ -139,6 +143,12 @@ int td_stream_init(struct taskdiag *td, const struct taskdiag_source *src,
 void td_stream_reset(struct taskdiag *td);
 int td_stream_next(struct taskdiag *td);
 void td_stream_free(struct taskdiag *td);
+
+/* readahead.c */
+void td_ra_start(struct taskdiag *td);
+bool td_ra_take(struct taskdiag *td, ssize_t *ret);
+void td_ra_drop(struct taskdiag *td);
+void td_ra_free(struct taskdiag *td);
 
 /* reassemble.c */
 int td_reasm_msg(struct taskdiag *td, const void *payload, size_t len);

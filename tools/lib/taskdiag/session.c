@@ -68,8 +68,8 @@ static int td_use_auto(struct taskdiag *td, size_t buf_size)
 
 	td_log(TASKDIAG_LOG_INFO, "kernel backend unavailable (%s): using procfs",
 	       td->errmsg);
-	td_kernel_close(td);
 	td_stream_free(td);
+	td_kernel_close(td);
 	td->errmsg[0] = '\0';
 	return td_procfs_open(td);
 }
@@ -123,6 +123,8 @@ struct taskdiag *taskdiag__new(const struct taskdiag_opts *user_opts)
 		errno = -err;
 		return NULL;
 	}
+	if (td->ops == &td_kernel_ops)
+		td->stream.read_ahead = opts.read_ahead;
 	td_log(TASKDIAG_LOG_DEBUG, "backend: %s",
 	       taskdiag__backend_name(td->ops->backend));
 	return td;
@@ -132,9 +134,9 @@ void taskdiag__delete(struct taskdiag *td)
 {
 	if (!td)
 		return;
+	td_stream_free(td);	/* stops the read-ahead before the fd closes */
 	td_kernel_close(td);
 	td_procfs_close(td);
-	td_stream_free(td);
 	td_task_free(&td->task);
 	free(td->proc_root);
 	free(td);

@@ -2,7 +2,8 @@
 /*
  * The answer of the kernel (or of a source): read buffers of whole netlink
  * messages, one task per TASK_DIAG_CMD_GET message.  The buffer is reused
- * for every read and grows only when a message does not fit (-EMSGSIZE).
+ * for every read and grows only when a message does not fit (-EMSGSIZE);
+ * with read-ahead (readahead.c) a second one is read while it is parsed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ void td_stream_reset(struct taskdiag *td)
 {
 	struct td_stream *s = &td->stream;
 
+	td_ra_drop(td);
 	s->len = 0;
 	s->off = 0;
 	s->cont = false;
@@ -48,6 +50,7 @@ void td_stream_reset(struct taskdiag *td)
 
 void td_stream_free(struct taskdiag *td)
 {
+	td_ra_free(td);
 	free(td->stream.buf);
 	td->stream.buf = NULL;
 }
@@ -76,9 +79,10 @@ static int td_stream_grow(struct taskdiag *td)
 }
 
 /*
- * Read the next buffer: 1, or 0 at the end.  EINTR is retried, up to
- * TD_EINTR_MAX times in a row; other errors of the source are returned
- * and the next call tries again (the kernel loses nothing).
+ * Read the next buffer, or take the one read ahead: 1, or 0 at the end.
+ * EINTR is retried, up to TD_EINTR_MAX times in a row; other errors of the
+ * source are returned and the next call tries again (the kernel loses
+ * nothing).
  */
 static int td_stream_fill(struct taskdiag *td)
 {
@@ -87,10 +91,13 @@ static int td_stream_fill(struct taskdiag *td)
 	ssize_t n;
 
 	for (;;) {
-		n = s->src->read(s->src->arg, s->buf, s->size);
+		if (!td_ra_take(td, &n))
+			n = s->src->read(s->src->arg, s->buf, s->size);
 		if (n > 0 && (size_t)n <= s->size) {
 			s->len = n;
 			s->off = 0;
+			if (s->read_ahead)
+				td_ra_start(td);
 			return 1;
 		}
 		if (!n) {

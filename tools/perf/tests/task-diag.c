@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/kernel.h>
@@ -73,18 +74,8 @@ static pid_t event_tgid(const union perf_event *ev)
 	}
 }
 
-static int capture_event(const struct perf_tool *tool, union perf_event *event,
-			 struct perf_sample *sample __maybe_unused,
-			 struct machine *machine __maybe_unused)
+static int __capture_event(struct td_capture *cap, union perf_event *event)
 {
-	struct td_capture *cap = container_of(tool, struct td_capture, tool);
-	pid_t tgid = event_tgid(event);
-	size_t i;
-
-	for (i = 0; i < cap->nr_pids && cap->pids[i] != tgid; i++)
-		;
-	if (i == cap->nr_pids)
-		return 0;
 	if (cap->nr == cap->alloc) {
 		size_t n = cap->alloc ? 2 * cap->alloc : 64;
 		void *p = realloc(cap->events, n * sizeof(*cap->events));
@@ -96,6 +87,27 @@ static int capture_event(const struct perf_tool *tool, union perf_event *event,
 	}
 	cap->events[cap->nr] = memdup(event, event->header.size);
 	return cap->events[cap->nr++] ? 0 : -ENOMEM;
+}
+
+/* Keep the events of our tasks; the /proc walk may call it from threads */
+static int capture_event(const struct perf_tool *tool, union perf_event *event,
+			 struct perf_sample *sample __maybe_unused,
+			 struct machine *machine __maybe_unused)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct td_capture *cap = container_of(tool, struct td_capture, tool);
+	pid_t tgid = event_tgid(event);
+	size_t i;
+	int err;
+
+	for (i = 0; i < cap->nr_pids && cap->pids[i] != tgid; i++)
+		;
+	if (i == cap->nr_pids)
+		return 0;
+	pthread_mutex_lock(&lock);
+	err = __capture_event(cap, event);
+	pthread_mutex_unlock(&lock);
+	return err;
 }
 
 static void capture__exit(struct td_capture *cap)
@@ -165,7 +177,12 @@ static struct {
 	long			reads_left;		/* < 0: none fails */
 	enum td_fault_kind	kind;
 	bool			fail_maps;
+	pid_t			tid;		/* of the test */
+	unsigned int		nr_reads_elsewhere;	/* on another thread */
 } fault = { .reads_left = -1 };
+
+/* The synthesis threads the tests allow: more than one reads ahead */
+static unsigned int synth_threads = 1;
 
 /* Write the request @req on @f's file, opened first if need be */
 static ssize_t fault_write(struct td_fault_fd *f, const void *req, size_t len)
@@ -219,6 +236,8 @@ static ssize_t fault_read(void *arg, void *buf, size_t len)
 	bool corrupt = false;
 	ssize_t n;
 
+	if (syscall(SYS_gettid) != fault.tid)
+		fault.nr_reads_elsewhere++;
 	if (fault.reads_left >= 0 && fault.reads_left-- == 0) {
 		fault.nr_injected++;
 		if (fault.kind != TD_FAULT_CORRUPT)
@@ -244,6 +263,7 @@ static const struct taskdiag_source *fault_source(void)
 	f->src.read = fault_read;
 	f->src.arg = f;
 	f->fd = -1;
+	fault.tid = syscall(SYS_gettid);
 	return &f->src;
 }
 
@@ -262,6 +282,7 @@ static void fault__reset(void)
 	fault.reject_show = fault.show_seen = 0;
 	fault.reads_left = -1;
 	fault.fail_maps = false;
+	fault.nr_reads_elsewhere = 0;
 }
 
 /*
@@ -294,7 +315,8 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 		/* counted in fault */
 		err = perf_event__synthesize_threads_taskdiag(&cap->tool, capture_event,
 							      machine, needs_mmap,
-							      mmap_data, fault_source,
+							      mmap_data, synth_threads,
+							      fault_source,
 							      &resume_tgid);
 	} else {
 		unsigned int saved_timeout = proc_map_timeout;
@@ -585,6 +607,11 @@ static int __compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
 	}
 	if (symbol_conf.buildid_mmap2 && !count_build_ids(&td)) {
 		pr_debug("no MMAP2 event with a build-id\n");
+		ret = TEST_FAIL;
+	}
+	if (!!fault.nr_reads_elsewhere != (synth_threads > 1)) {
+		pr_debug("%u reads on another thread with %u synthesis threads\n",
+			 fault.nr_reads_elsewhere, synth_threads);
 		ret = TEST_FAIL;
 	}
 	if (needs_mmap ? count_type(&td, PERF_RECORD_MMAP2) < min_mmaps :
@@ -1010,8 +1037,8 @@ static int synthesize_faulty(struct td_capture *cap, long k,
 	perf_synthesize_taskdiag_buf = 4096;		/* many reads */
 	saved = taskdiag__want(true);
 	err = perf_event__synthesize_threads_from(&cap->tool, capture_event,
-						  machine, true, false, 1,
-						  fault_source);
+						  machine, true, false,
+						  synth_threads, fault_source);
 	taskdiag__want(saved);
 	perf_synthesize_taskdiag_buf = saved_buf;
 	*failed = fault.reads_left < 0;
@@ -1073,6 +1100,31 @@ out_free:
 	capture__exit(&want);
 out:
 	tasks__stop(&t);
+	return ret;
+}
+
+/* With more than one synthesis thread libtaskdiag reads ahead on one */
+static int test__task_diag_read_ahead(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	int ret;
+
+	synth_threads = 2;
+	ret = compare_syntheses(true, false, false, 3);
+	synth_threads = 1;
+	return ret;
+}
+
+static int test__task_diag_read_ahead_errors(struct test_suite *test __maybe_unused,
+					     int subtest __maybe_unused)
+{
+	int ret;
+
+	synth_threads = 2;
+	ret = resume_after_faults(TD_FAULT_EIO);
+	if (ret == TEST_OK)
+		ret = resume_after_faults(TD_FAULT_EINTR);
+	synth_threads = 1;
 	return ret;
 }
 
@@ -1184,6 +1236,10 @@ static struct test_case tests__task_diag[] = {
 			 task_diag_corrupt, "no /proc/task-diag"),
 	TEST_CASE_REASON("an interrupted read is retried: nothing lost or sent twice",
 			 task_diag_eintr, "no /proc/task-diag"),
+	TEST_CASE_REASON("read ahead (2 synthesis threads): the same events",
+			 task_diag_read_ahead, "no /proc/task-diag"),
+	TEST_CASE_REASON("read ahead: failed and interrupted reads as on one thread",
+			 task_diag_read_ahead_errors, "no /proc/task-diag"),
 	TEST_CASE_REASON("falls back to /proc without /proc/task-diag",
 			 task_diag_fallback, "no /proc/task-diag, or no mount namespace"),
 	{ .name = NULL, }

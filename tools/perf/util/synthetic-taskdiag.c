@@ -15,6 +15,7 @@
  * a process after the COMM of its thread group leader.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -51,13 +52,18 @@ struct td_synth {
 	unsigned long		nr_threads;
 };
 
-/* A session on /proc/task-diag, or on the transport @new_source gives */
-static struct taskdiag *td_synth__open(perf_taskdiag_source_fn new_source)
+/*
+ * A session on /proc/task-diag, or on the transport @new_source gives; with
+ * @read_ahead a thread of libtaskdiag reads the answer ahead
+ */
+static struct taskdiag *td_synth__open(perf_taskdiag_source_fn new_source,
+				       bool read_ahead)
 {
 	struct taskdiag_opts opts = {
 		.sz		= sizeof(opts),
 		.backend	= TASKDIAG_BACKEND_KERNEL,
 		.buf_size	= perf_synthesize_taskdiag_buf,
+		.read_ahead	= read_ahead,
 	};
 
 	if (new_source)
@@ -238,7 +244,7 @@ static int td_synth__two_txns(struct td_synth *s, struct taskdiag *threads,
 	if (err || !s->needs_mmap)
 		return err;
 
-	s->maps = td_synth__open(new_source);
+	s->maps = td_synth__open(new_source, false);
 	if (!s->maps)
 		return -errno;
 	err = taskdiag__request(s->maps, TASK_DIAG_DUMP_ALL, 0,
@@ -306,6 +312,9 @@ bool perf_taskdiag__available(void)
  * @machine: the machine, which must be the host
  * @needs_mmap: send the MMAP2 events of every process
  * @mmap_data: send those of data mappings too
+ * @nr_threads: the synthesis threads allowed (UINT_MAX: one per online
+ *	CPU); with more than one, a second thread reads the kernel's answer
+ *	ahead while this one sends the events of what it read before
  * @new_source: NULL to read /proc/task-diag, else what gives each
  *	transaction its transport
  * @resume_tgid: on an error, where the /proc walk has to go on: 0 when no
@@ -319,6 +328,7 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    perf_event__handler_t process,
 					    struct machine *machine,
 					    bool needs_mmap, bool mmap_data,
+					    unsigned int nr_threads,
 					    perf_taskdiag_source_fn new_source,
 					    pid_t *resume_tgid)
 {
@@ -333,7 +343,9 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 	if (!td_synth__usable(machine))
 		return -EOPNOTSUPP;
 
-	threads = td_synth__open(new_source);
+	if (nr_threads == UINT_MAX)
+		nr_threads = sysconf(_SC_NPROCESSORS_ONLN);
+	threads = td_synth__open(new_source, nr_threads > 1);
 	if (!threads)
 		return -errno;
 
@@ -373,7 +385,7 @@ struct taskdiag *perf_taskdiag__session(struct machine *machine,
 
 	if (!td_synth__usable(machine))
 		return NULL;
-	td = td_synth__open(new_source);
+	td = td_synth__open(new_source, false);
 	if (td)
 		pr_debug("synthesizing the thread map from /proc/task-diag\n");
 	else if (errno != ENOENT)

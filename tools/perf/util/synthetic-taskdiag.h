@@ -24,6 +24,7 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    perf_event__handler_t process,
 					    struct machine *machine,
 					    bool needs_mmap, bool mmap_data,
+					    unsigned int nr_threads,
 					    perf_taskdiag_source_fn new_source,
 					    pid_t *resume_tgid);
 struct taskdiag *perf_taskdiag__session(struct machine *machine,
@@ -49,6 +50,7 @@ perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool __maybe_unu
 					struct machine *machine __maybe_unused,
 					bool needs_mmap __maybe_unused,
 					bool mmap_data __maybe_unused,
+					unsigned int nr_threads __maybe_unused,
 					perf_taskdiag_source_fn new_source __maybe_unused,
 					pid_t *resume_tgid __maybe_unused)
 {

@@ -26,14 +26,26 @@ struct taskdiag *mem_session_flags(struct mem_source *ms, const struct sb *sb,
 	struct taskdiag_opts opts = {
 		.sz = sizeof(opts),
 		.buf_size = buf_size,
-		.source = &ms->src,
 	};
+
+	return mem_session_opts(ms, sb, &opts, show_flags);
+}
+
+/*
+ * A session with the options @opts on the answer @sb, read through @ms or,
+ * if @opts has one, the source that wraps @ms
+ */
+struct taskdiag *mem_session_opts(struct mem_source *ms, const struct sb *sb,
+				  struct taskdiag_opts *opts, __u64 show_flags)
+{
 	struct taskdiag *td;
 	int err;
 
-	save_seed(sb->buf, sb->len, buf_size);
+	save_seed(sb->buf, sb->len, opts->buf_size);
 	mem_source_init(ms, sb->buf, sb->len);
-	td = taskdiag__new(&opts);
+	if (!opts->source)
+		opts->source = &ms->src;
+	td = taskdiag__new(opts);
 	if (!td) {
 		printf("# taskdiag__new: %m\n");
 		return NULL;

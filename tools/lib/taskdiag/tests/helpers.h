@@ -30,6 +30,8 @@ struct taskdiag *mem_session(struct mem_source *ms, const struct sb *sb,
 			     size_t buf_size);
 struct taskdiag *mem_session_flags(struct mem_source *ms, const struct sb *sb,
 				   size_t buf_size, __u64 show_flags);
+struct taskdiag *mem_session_opts(struct mem_source *ms, const struct sb *sb,
+				  struct taskdiag_opts *opts, __u64 show_flags);
 int run_all(struct taskdiag *td, struct run *r);
 int check_task_vmas(const struct taskdiag_task *task, __u64 base,
 		    size_t first, size_t nr);

@@ -29,6 +29,7 @@ static const struct {
 	{ "vma",	vma_tests },
 	{ "cont",	cont_tests },
 	{ "faults",	fault_tests },
+	{ "readahead",	readahead_tests },
 	{ "session",	session_tests },
 	{ "procfs",	procfs_tests },
 	{ "captures",	capture_tests },

@@ -38,6 +38,7 @@ extern const struct td_test parse_tests[];
 extern const struct td_test vma_tests[];
 extern const struct td_test cont_tests[];
 extern const struct td_test fault_tests[];
+extern const struct td_test readahead_tests[];
 extern const struct td_test session_tests[];
 extern const struct td_test procfs_tests[];
 extern const struct td_test capture_tests[];

@@ -102,6 +102,10 @@ struct taskdiag_source {
  *	the kernel backend
  * @realloc_fn: allocator used for all of the session's memory, realloc()
  *	by default (a test hook to inject ENOMEM); memory is freed with free()
+ * @read_ahead: with the kernel backend, a thread of the session reads the
+ *	next buffer of an answer while the caller handles the tasks of the one
+ *	before (a second buffer; the source's read is then called from that
+ *	thread, one call at a time); tasks come in the same order
  */
 struct taskdiag_opts {
 	size_t sz;
@@ -110,6 +114,7 @@ struct taskdiag_opts {
 	const char *proc_root;
 	const struct taskdiag_source *source;
 	void *(*realloc_fn)(void *ptr, size_t size);
+	bool read_ahead;
 };
 
 /**
