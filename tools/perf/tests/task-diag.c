@@ -1103,15 +1103,23 @@ out:
 	return ret;
 }
 
-/* With more than one synthesis thread libtaskdiag reads ahead on one */
+/*
+ * With more than one synthesis thread libtaskdiag reads ahead on one: in
+ * small buffers, so that the answer takes several reads and the caller
+ * waits for those made ahead (one made ahead of the last buffer may be
+ * dropped before it starts)
+ */
 static int test__task_diag_read_ahead(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
 {
+	unsigned long saved_buf = perf_synthesize_taskdiag_buf;
 	int ret;
 
+	perf_synthesize_taskdiag_buf = 4096;
 	synth_threads = 2;
 	ret = compare_syntheses(true, false, false, 3);
 	synth_threads = 1;
+	perf_synthesize_taskdiag_buf = saved_buf;
 	return ret;
 }
 
