@@ -5,6 +5,9 @@
 #   make test-debug      the guest tests on the debug kernel (KASAN, lockdep..)
 #   make fuzz            libtaskdiag's fuzzer, then the kernel interface's
 #   make bench           the 50,000-task start-up bench (see bench/)
+#   make test-perf-suite perf's whole test suite in the guest, synthesizing
+#                        from task_diag and from /proc: the same results?
+#                        (PERF_TESTS="N ..." for a subset)
 #   make kernel-tree     the build tree with the series as commits to edit
 #   make kernel-export   rewrite kernel/patches/ from that tree
 #   make checkpatch      scripts/checkpatch.pl --strict over the series
@@ -18,7 +21,7 @@ TOP_TAP_RUN := tools/testing/tap/tap-run
 
 .PHONY: all deps kernel-tree kernel perf selftests test test-host test-guest \
 	kernel-export checkpatch check-bisect bench clean-cache lib fuzz \
-	kernel-debug test-debug check-configs
+	kernel-debug test-debug check-configs test-perf-suite
 
 all: kernel perf selftests lib
 
@@ -65,6 +68,9 @@ bench: all
 
 clean-cache:
 	rm -rf "$(TASKDIAG_CACHE)"
+
+test-perf-suite: all
+	@$(TOP_TAP_RUN) perf-suite "'$(CURDIR)/vm/run' --mem 6G --timeout $(or $(VM_TIMEOUT),14400) -- '$(CURDIR)/tests/guest/perf-suite-compare.sh' $(PERF_TESTS)"
 
 check-bisect: kernel
 	@$(S)/check-bisect.sh
