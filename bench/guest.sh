@@ -94,7 +94,8 @@ run_trace() {
 e2e() {
 	local size=$1 i cmd src cfg order r
 	for i in $(seq 0 "$iter"); do
-		for cmd in record record-B record-buildid record-pass top trace; do
+		for cmd in record record-B record-buildid record-pass record-mt \
+			   top trace; do
 			order="proc taskdiag"
 			[ $((i % 2)) = 1 ] && order="taskdiag proc"
 			for src in $order; do
@@ -105,6 +106,8 @@ e2e() {
 				record-B) r=$(run_record "$cfg" -B) ;;
 				record-buildid) r=$(run_record "$cfg" --buildid-mmap) ;;
 				record-pass) r=$(run_record "$cfg" --no-buildid-mmap) ;;
+				record-mt) r=$(run_record "$cfg" \
+					--num-thread-synthesize="$cpus") ;;
 				top) r=$(run_top "$cfg") ;;
 				trace) r=$(run_trace "$cfg") ;;
 				esac || { say "$cmd ($src) failed"; return 1; }
