@@ -59,6 +59,18 @@ struct taskdiag *mem_session_opts(struct mem_source *ms, const struct sb *sb,
 	return td;
 }
 
+/* Three tasks of 3 VMAs; a source cut at @cuts serves one per read */
+void three_tasks(struct sb *sb, size_t cuts[3])
+{
+	sb_init(sb, 1);
+	sb_task(sb, 1, 1, 3);
+	cuts[0] = sb->len;
+	sb_task(sb, 2, 2, 3);
+	cuts[1] = sb->len;
+	sb_task(sb, 3, 3, 3);
+	cuts[2] = sb->len;
+}
+
 /* Read the whole answer; return what the last taskdiag__next() did */
 int run_all(struct taskdiag *td, struct run *r)
 {

@@ -10,18 +10,6 @@
 #include "helpers.h"
 #include "tests.h"
 
-/* Three tasks, one per read when @cuts is set */
-static void three_tasks(struct sb *sb, size_t cuts[3])
-{
-	sb_init(sb, 1);
-	sb_task(sb, 1, 1, 3);
-	cuts[0] = sb->len;
-	sb_task(sb, 2, 2, 3);
-	cuts[1] = sb->len;
-	sb_task(sb, 3, 3, 3);
-	cuts[2] = sb->len;
-}
-
 static int eintr_once_retried(void)
 {
 	struct mem_source ms;

@@ -172,13 +172,7 @@ static int error_ahead_in_order(void)
 	struct sb sb;
 	int ret;
 
-	sb_init(&sb, 1);
-	sb_task(&sb, 1, 1, 3);
-	cuts[0] = sb.len;
-	sb_task(&sb, 2, 2, 3);
-	cuts[1] = sb.len;
-	sb_task(&sb, 3, 3, 3);
-	cuts[2] = sb.len;
+	three_tasks(&sb, cuts);
 	td = ra_session(&ts, &ms, &sb, 0, true);
 	CHECK(td);
 	ms.cuts = cuts;
