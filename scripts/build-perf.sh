@@ -7,14 +7,18 @@
 # llvm package (llvm-strip, for the BPF skeletons) would make perf link it,
 # and loading it costs every perf command about 0.5 s in the guest; Arch's
 # linux-tools builds perf with NO_LIBLLVM=1 too, and perf disassembles with
-# capstone and finds source lines with libdw instead.  With no-taskdiag:
-# the same build with NO_TASKDIAG=1, in a directory of its own.
+# capstone and finds source lines with libdw instead.  Python is Debian's
+# (/usr/bin/python3 and python3-config), as in a distribution's build, not
+# whatever python3 comes first in PATH: a pyenv python would have perf
+# link its libpython through a RUNPATH.  With no-taskdiag: the same build
+# with NO_TASKDIAG=1, in a directory of its own.
 . "$(dirname "$0")/common.sh"
 
 variant=${1:-}
 case $variant in
-"") dir=$PERFBUILD; flags=(NO_LIBLLVM=1) ;;
-no-taskdiag) dir=$PERFBUILD-no-taskdiag; flags=(NO_LIBLLVM=1 NO_TASKDIAG=1) ;;
+"") dir=$PERFBUILD; flags=(NO_LIBLLVM=1 PYTHON=/usr/bin/python3) ;;
+no-taskdiag) dir=$PERFBUILD-no-taskdiag
+	flags=(NO_LIBLLVM=1 PYTHON=/usr/bin/python3 NO_TASKDIAG=1) ;;
 *) die "usage: build-perf.sh [no-taskdiag]" ;;
 esac
 log=$CACHE/perf-build${variant:+-$variant}.log

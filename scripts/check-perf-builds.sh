@@ -1,8 +1,9 @@
 #!/bin/bash
 # The perf builds users and distributions make, as TAP:
 #  - the perf `make` builds (build-perf.sh: WERROR=1, no kernel headers)
-#    has every feature of a distribution's perf, taskdiag among them, and
-#    does not link libLLVM (NO_LIBLLVM=1, as Arch builds perf);
+#    has every feature of a distribution's perf, taskdiag among them,
+#    does not link libLLVM (NO_LIBLLVM=1, as Arch builds perf), and links
+#    the system's libpython, with no RPATH or RUNPATH;
 #  - tools/include/uapi/linux/task_diag.h, the copy perf and libtaskdiag
 #    build with, is the series' include/uapi/linux/task_diag.h;
 #  - perf builds with NO_TASKDIAG=1 (WERROR=1) and then has no taskdiag:
@@ -31,6 +32,13 @@ done
 
 ! ldd "$perf" | grep -q 'libLLVM'
 result $? "perf does not link libLLVM ($(ldd "$perf" | grep -c libLLVM) libLLVM in ldd)"
+
+libpython=$(ldd "$perf" | awk '/libpython/ { print $3 }')
+case $libpython in
+/usr/lib/*|/lib/*) ! readelf -d "$perf" | grep -q 'R.*PATH' ;;
+*) false ;;
+esac
+result $? "perf links the system's libpython (${libpython:-none}), no RPATH or RUNPATH"
 
 cmp -s "$TOP/tools/include/uapi/linux/task_diag.h" \
 	"$TREE/include/uapi/linux/task_diag.h"
