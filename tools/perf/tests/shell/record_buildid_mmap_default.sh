@@ -7,7 +7,8 @@
 # (the attribute's build_id bit, synthesized events with build IDs) and
 # writes no build-id table, as with --buildid-mmap.  The /proc walk, and
 # any choice the user made (--no-buildid-mmap, -B, --buildid-all,
-# record.build-id), keep the build-id pass.
+# record.build-id), keep the build-id pass.  Either way perf record's
+# closing line counts the samples it wrote.
 
 . "$(dirname "$0")"/lib/task_diag.sh
 
@@ -47,6 +48,27 @@ check() {
 	err=1
 }
 
+# check_samples NAME CONFIG [OPTION...]: the closing line of perf record
+# -a with CONFIG and OPTIONs gives as many samples as its perf.data holds
+check_samples() {
+	local name=$1-samples config=$2 data=${tmp}/$1-samples.data said held
+	shift 2
+
+	if ! PERF_CONFIG=${tmp}/${config}.config perf record -a "$@" \
+		-e cpu-clock -o "${data}" -- sleep 0.3 > "${tmp}/${name}.log" 2>&1; then
+		echo "${name}: perf record failed:"
+		tail -n 20 "${tmp}/${name}.log"
+		err=1
+		return
+	fi
+	said=$(sed -n 's/.* (\([0-9][0-9]*\) samples) \].*/\1/p' "${tmp}/${name}.log")
+	held=$(perf report -D -i "${data}" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE(')
+	echo "${name}: the closing line says ${said:-nothing of} samples, perf.data holds ${held}"
+	[ -n "${said}" ] && [ "${said}" = "${held}" ] && [ "${held}" -gt 0 ] && return
+	grep 'perf record:' "${tmp}/${name}.log"
+	err=1
+}
+
 check default task-diag mmap
 check no-buildid-mmap task-diag no-mmap --no-buildid-mmap
 check no-buildid task-diag no-mmap -B
@@ -54,4 +76,7 @@ check buildid-all task-diag no-mmap --buildid-all
 check record.build-id build-id-cache no-mmap
 check proc no-task-diag no-mmap
 check proc-buildid-mmap no-task-diag mmap --buildid-mmap
+check_samples default task-diag
+check_samples no-buildid task-diag -B
+check_samples proc no-task-diag
 exit ${err}
