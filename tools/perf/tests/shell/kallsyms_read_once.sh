@@ -48,6 +48,16 @@ if ! top_strace_until open,openat "${ksym}" 1; then
 	exit 1
 fi
 grep -m 3 -e "${ksym}" "${tmp}/top.out"
+# the kernel symbols perf top names come from its table of /proc/kallsyms
+# (names kept in the text that was read): each is a symbol there
+for name in $(grep -o -e "${ksym}" "${tmp}/top.out" | awk '{ print $2 }' |
+	      sort -u); do
+	if ! awk -v n="${name}" '$3 == n { f = 1; exit } END { exit !f }' \
+		/proc/kallsyms; then
+		echo "perf top named ${name}, which /proc/kallsyms does not list"
+		err=1
+	fi
+done
 n=$(opens "${tmp}/top.strace")
 echo "perf top opened /proc/kallsyms ${n} times"
 [ "${n}" -eq 1 ] || err=1
