@@ -72,11 +72,12 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 done
 
 # perf test task-diag sets what it tests, whatever the user's perf config
-# says: synthesize.task-diag = false there must change none of its results
+# says: synthesize.task-diag = false (and no read-ahead) there must change
+# none of its results
 PERF_CONFIG=$(mktemp)
-printf '[synthesize]\n\ttask-diag = false\n' >"$PERF_CONFIG"
+printf '[synthesize]\n\ttask-diag = false\n\ttask-diag-read-ahead = false\n' >"$PERF_CONFIG"
 export PERF_CONFIG
-run_suite "task-diag" "perf config: synthesize.task-diag = false"
+run_suite "task-diag" "perf config: synthesize.task-diag = false, no read-ahead"
 rm -f "$PERF_CONFIG"
 unset PERF_CONFIG
 echo "1..$n"

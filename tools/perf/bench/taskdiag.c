@@ -160,7 +160,7 @@ static int synth_once(struct synth_method *m)
 	else
 		err = perf_event__synthesize_threads_taskdiag(NULL, count_event,
 							      &session->machines.host,
-							      true, data_mmap, 1, NULL,
+							      true, data_mmap, NULL,
 							      &resume_tgid);
 	gettimeofday(&end, NULL);
 	perf_session__delete(session);

@@ -181,8 +181,11 @@ static struct {
 	unsigned int		nr_reads_elsewhere;	/* on another thread */
 } fault = { .reads_left = -1 };
 
-/* The synthesis threads the tests allow: more than one reads ahead */
-static unsigned int synth_threads = 1;
+/*
+ * Whether the tests let a second thread read ahead: only those of the
+ * read-ahead, so that the others count each read as made in order
+ */
+static bool read_ahead;
 
 /* Write the request @req on @f's file, opened first if need be */
 static ssize_t fault_write(struct td_fault_fd *f, const void *req, size_t len)
@@ -312,12 +315,15 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 		goto out;
 	}
 	if (taskdiag) {
+		bool saved_ra = perf_synthesize_taskdiag_read_ahead;
+
+		perf_synthesize_taskdiag_read_ahead = read_ahead;
 		/* counted in fault */
 		err = perf_event__synthesize_threads_taskdiag(&cap->tool, capture_event,
 							      machine, needs_mmap,
-							      mmap_data, synth_threads,
-							      fault_source,
+							      mmap_data, fault_source,
 							      &resume_tgid);
+		perf_synthesize_taskdiag_read_ahead = saved_ra;
 	} else {
 		unsigned int saved_timeout = proc_map_timeout;
 
@@ -609,9 +615,10 @@ static int __compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
 		pr_debug("no MMAP2 event with a build-id\n");
 		ret = TEST_FAIL;
 	}
-	if (!!fault.nr_reads_elsewhere != (synth_threads > 1)) {
-		pr_debug("%u reads on another thread with %u synthesis threads\n",
-			 fault.nr_reads_elsewhere, synth_threads);
+	if (!!fault.nr_reads_elsewhere !=
+	    (read_ahead && sysconf(_SC_NPROCESSORS_ONLN) > 1)) {
+		pr_debug("%u reads on another thread, read-ahead %s\n",
+			 fault.nr_reads_elsewhere, read_ahead ? "on" : "off");
 		ret = TEST_FAIL;
 	}
 	if (needs_mmap ? count_type(&td, PERF_RECORD_MMAP2) < min_mmaps :
@@ -1026,6 +1033,7 @@ static int synthesize_faulty(struct td_capture *cap, long k,
 			     enum td_fault_kind kind, bool *failed)
 {
 	unsigned long saved_buf = perf_synthesize_taskdiag_buf;
+	bool saved_ra = perf_synthesize_taskdiag_read_ahead;
 	struct machine *machine = td_machine__new();
 	bool saved;
 	int err;
@@ -1035,11 +1043,13 @@ static int synthesize_faulty(struct td_capture *cap, long k,
 	fault.reads_left = k;
 	fault.kind = kind;
 	perf_synthesize_taskdiag_buf = 4096;		/* many reads */
+	perf_synthesize_taskdiag_read_ahead = read_ahead;
 	saved = taskdiag__want(true);
 	err = perf_event__synthesize_threads_from(&cap->tool, capture_event,
-						  machine, true, false,
-						  synth_threads, fault_source);
+						  machine, true, false, 1,
+						  fault_source);
 	taskdiag__want(saved);
+	perf_synthesize_taskdiag_read_ahead = saved_ra;
 	perf_synthesize_taskdiag_buf = saved_buf;
 	*failed = fault.reads_left < 0;
 	fault__reset();
@@ -1104,8 +1114,8 @@ out:
 }
 
 /*
- * With more than one synthesis thread libtaskdiag reads ahead on one: in
- * small buffers, so that the answer takes several reads and the caller
+ * With synthesize.task-diag-read-ahead and more than one CPU online,
+ * libtaskdiag reads ahead on a second thread: in small buffers, so that the answer takes several reads and the caller
  * waits for those made ahead (one made ahead of the last buffer may be
  * dropped before it starts)
  */
@@ -1116,9 +1126,9 @@ static int test__task_diag_read_ahead(struct test_suite *test __maybe_unused,
 	int ret;
 
 	perf_synthesize_taskdiag_buf = 4096;
-	synth_threads = 2;
+	read_ahead = true;
 	ret = compare_syntheses(true, false, false, 3);
-	synth_threads = 1;
+	read_ahead = false;
 	perf_synthesize_taskdiag_buf = saved_buf;
 	return ret;
 }
@@ -1128,11 +1138,11 @@ static int test__task_diag_read_ahead_errors(struct test_suite *test __maybe_unu
 {
 	int ret;
 
-	synth_threads = 2;
+	read_ahead = true;
 	ret = resume_after_faults(TD_FAULT_EIO);
 	if (ret == TEST_OK)
 		ret = resume_after_faults(TD_FAULT_EINTR);
-	synth_threads = 1;
+	read_ahead = false;
 	return ret;
 }
 

@@ -5,6 +5,7 @@
  *	[synthesize]
  *		task-diag = false		# always walk /proc
  *		task-diag-buffer = 262144	# read buffer of /proc/task-diag
+ *		task-diag-read-ahead = false	# no second thread reading ahead
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,11 +17,16 @@
 
 bool perf_synthesize_taskdiag = true;
 unsigned long perf_synthesize_taskdiag_buf = 256 * 1024;
+bool perf_synthesize_taskdiag_read_ahead = true;
 
 int perf_synthesize_config(const char *var, const char *value)
 {
 	if (!strcmp(var, "synthesize.task-diag")) {
 		perf_synthesize_taskdiag = perf_config_bool(var, value);
+		return 0;
+	}
+	if (!strcmp(var, "synthesize.task-diag-read-ahead")) {
+		perf_synthesize_taskdiag_read_ahead = perf_config_bool(var, value);
 		return 0;
 	}
 	if (!strcmp(var, "synthesize.task-diag-buffer")) {

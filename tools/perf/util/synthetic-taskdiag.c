@@ -15,7 +15,6 @@
  * a process after the COMM of its thread group leader.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -312,14 +311,16 @@ bool perf_taskdiag__available(void)
  * @machine: the machine, which must be the host
  * @needs_mmap: send the MMAP2 events of every process
  * @mmap_data: send those of data mappings too
- * @nr_threads: the synthesis threads allowed (UINT_MAX: one per online
- *	CPU); with more than one, a second thread reads the kernel's answer
- *	ahead while this one sends the events of what it read before
  * @new_source: NULL to read /proc/task-diag, else what gives each
  *	transaction its transport
  * @resume_tgid: on an error, where the /proc walk has to go on: 0 when no
  *	event was sent, else the process whose events were being sent, which
  *	may thus get some of them twice; the processes before it are complete
+ *
+ * The events are sent from the calling thread, in the order of the /proc
+ * walk; with synthesize.task-diag-read-ahead and more than one CPU online,
+ * a second thread reads the kernel's answer ahead while this one sends the
+ * events of what it read before.
  *
  * Return: 0, -EOPNOTSUPP when task_diag is switched off or cannot serve
  * @machine, or the -errno of libtaskdiag (-ENOENT: no /proc/task-diag).
@@ -328,7 +329,6 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    perf_event__handler_t process,
 					    struct machine *machine,
 					    bool needs_mmap, bool mmap_data,
-					    unsigned int nr_threads,
 					    perf_taskdiag_source_fn new_source,
 					    pid_t *resume_tgid)
 {
@@ -343,9 +343,9 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 	if (!td_synth__usable(machine))
 		return -EOPNOTSUPP;
 
-	if (nr_threads == UINT_MAX)
-		nr_threads = sysconf(_SC_NPROCESSORS_ONLN);
-	threads = td_synth__open(new_source, nr_threads > 1);
+	threads = td_synth__open(new_source,
+				 perf_synthesize_taskdiag_read_ahead &&
+				 sysconf(_SC_NPROCESSORS_ONLN) > 1);
 	if (!threads)
 		return -errno;
 

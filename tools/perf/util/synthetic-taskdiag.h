@@ -13,6 +13,11 @@ struct perf_tool;
 extern bool perf_synthesize_taskdiag;
 /* synthesize.task-diag-buffer: the read buffer size, in bytes */
 extern unsigned long perf_synthesize_taskdiag_buf;
+/*
+ * synthesize.task-diag-read-ahead: with more than one CPU online, a second
+ * thread reads the answer ahead while the events are sent
+ */
+extern bool perf_synthesize_taskdiag_read_ahead;
 
 struct taskdiag;
 
@@ -24,7 +29,6 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    perf_event__handler_t process,
 					    struct machine *machine,
 					    bool needs_mmap, bool mmap_data,
-					    unsigned int nr_threads,
 					    perf_taskdiag_source_fn new_source,
 					    pid_t *resume_tgid);
 struct taskdiag *perf_taskdiag__session(struct machine *machine,
@@ -50,7 +54,6 @@ perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool __maybe_unu
 					struct machine *machine __maybe_unused,
 					bool needs_mmap __maybe_unused,
 					bool mmap_data __maybe_unused,
-					unsigned int nr_threads __maybe_unused,
 					perf_taskdiag_source_fn new_source __maybe_unused,
 					pid_t *resume_tgid __maybe_unused)
 {
