@@ -21,6 +21,22 @@ printf '[synthesize]\n\ttask-diag = true\n[record]\n\tbuild-id = cache\n' \
 	> "${tmp}/build-id-cache.config"
 err=0
 
+# record NAME CONFIG WORKLOAD [OPTION...]: perf record -a with CONFIG and
+# OPTIONs into NAME.data, its output in NAME.log; says why if it failed
+record() {
+	local name=$1 config=$2 workload=$3
+	shift 3
+
+	# shellcheck disable=SC2086 # WORKLOAD is a command and its arguments
+	PERF_CONFIG=${tmp}/${config}.config perf record -a "$@" -e cpu-clock \
+		-o "${tmp}/${name}.data" -- ${workload} > "${tmp}/${name}.log" 2>&1 &&
+		return
+	echo "${name}: perf record failed:"
+	tail -n 20 "${tmp}/${name}.log"
+	err=1
+	return 1
+}
+
 # check NAME CONFIG WANT [OPTION...]: perf record -a with CONFIG and
 # OPTIONs writes build-id MMAP2 events if WANT is "mmap", none if it is
 # "no-mmap"
@@ -28,13 +44,7 @@ check() {
 	local name=$1 config=$2 want=$3 data=${tmp}/$1.data bit mmaps
 	shift 3
 
-	if ! PERF_CONFIG=${tmp}/${config}.config perf record -a "$@" \
-		-e cpu-clock -o "${data}" -- true > "${tmp}/${name}.log" 2>&1; then
-		echo "${name}: perf record failed:"
-		tail -n 20 "${tmp}/${name}.log"
-		err=1
-		return
-	fi
+	record "${name}" "${config}" true "$@" || return
 	bit=$(perf evlist -v -i "${data}" 2>/dev/null | grep -c 'build_id: 1')
 	mmaps=$(perf script -i "${data}" --show-mmap-events 2>/dev/null |
 		grep -c -E 'PERF_RECORD_MMAP2.*<[0-9a-f]{40}>\]: r-xp /')
@@ -51,18 +61,13 @@ check() {
 # check_samples NAME CONFIG [OPTION...]: the closing line of perf record
 # -a with CONFIG and OPTIONs gives as many samples as its perf.data holds
 check_samples() {
-	local name=$1-samples config=$2 data=${tmp}/$1-samples.data said held
+	local name=$1-samples config=$2 said held
 	shift 2
 
-	if ! PERF_CONFIG=${tmp}/${config}.config perf record -a "$@" \
-		-e cpu-clock -o "${data}" -- sleep 0.3 > "${tmp}/${name}.log" 2>&1; then
-		echo "${name}: perf record failed:"
-		tail -n 20 "${tmp}/${name}.log"
-		err=1
-		return
-	fi
+	record "${name}" "${config}" "sleep 0.3" "$@" || return
 	said=$(sed -n 's/.* (\([0-9][0-9]*\) samples) \].*/\1/p' "${tmp}/${name}.log")
-	held=$(perf report -D -i "${data}" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE(')
+	held=$(perf report -D -i "${tmp}/${name}.data" 2>/dev/null |
+		grep -c 'PERF_RECORD_SAMPLE(')
 	echo "${name}: the closing line says ${said:-nothing of} samples, perf.data holds ${held}"
 	[ -n "${said}" ] && [ "${said}" = "${held}" ] && [ "${held}" -gt 0 ] && return
 	grep 'perf record:' "${tmp}/${name}.log"
