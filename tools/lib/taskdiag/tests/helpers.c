@@ -91,6 +91,20 @@ int run_all(struct taskdiag *td, struct run *r)
 	return r->ret;
 }
 
+/*
+ * run_all() on @td, then delete it; return the size its buffer ended with,
+ * which a message too big for the first one grows
+ */
+size_t run_all_and_delete(struct taskdiag *td, struct run *r)
+{
+	size_t size;
+
+	run_all(td, r);
+	size = taskdiag__buf_size(td);
+	taskdiag__delete(td);
+	return size;
+}
+
 static int check_vma(const struct taskdiag_vma *v, __u64 start, size_t i)
 {
 	struct task_diag_vma_stat st = sb_vma_stat(start);

@@ -34,6 +34,7 @@ struct taskdiag *mem_session_opts(struct mem_source *ms, const struct sb *sb,
 				  struct taskdiag_opts *opts, __u64 show_flags);
 void three_tasks(struct sb *sb, size_t cuts[3]);
 int run_all(struct taskdiag *td, struct run *r);
+size_t run_all_and_delete(struct taskdiag *td, struct run *r);
 int check_task_vmas(const struct taskdiag_task *task, __u64 base,
 		    size_t first, size_t nr);
 

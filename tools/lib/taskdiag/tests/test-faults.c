@@ -108,9 +108,7 @@ static int emsgsize_grows_buffer(void)
 	sb_task(&sb, 2, 2, 1);
 	td = mem_session(&ms, &sb, 100);
 	CHECK(td);
-	run_all(td, &r);
-	size = taskdiag__buf_size(td);
-	taskdiag__delete(td);
+	size = run_all_and_delete(td, &r);
 	CHECK(size > 100);
 	sb_free(&sb);
 	CHECK_EQ(r.ret, 0);

@@ -147,9 +147,7 @@ static int emsgsize_ahead_grows_buffer(void)
 	sb_task(&sb, 3, 3, 1);
 	td = ra_session(&ts, &ms, &sb, 512, true);
 	CHECK(td);
-	run_all(td, &r);
-	size = taskdiag__buf_size(td);
-	taskdiag__delete(td);
+	size = run_all_and_delete(td, &r);
 	sb_free(&sb);
 	CHECK_EQ(r.ret, 0);
 	CHECK_EQ(r.nr_tasks, 3);
