@@ -1254,7 +1254,7 @@ static struct test_case tests__task_diag[] = {
 			 task_diag_corrupt, "no /proc/task-diag"),
 	TEST_CASE_REASON("an interrupted read is retried: nothing lost or sent twice",
 			 task_diag_eintr, "no /proc/task-diag"),
-	TEST_CASE_REASON("read ahead (2 synthesis threads): the same events",
+	TEST_CASE_REASON("read ahead on a second thread: the same events",
 			 task_diag_read_ahead, "no /proc/task-diag"),
 	TEST_CASE_REASON("read ahead: failed and interrupted reads as on one thread",
 			 task_diag_read_ahead_errors, "no /proc/task-diag"),
