@@ -1115,9 +1115,10 @@ out:
 
 /*
  * With synthesize.task-diag-read-ahead and more than one CPU online,
- * libtaskdiag reads ahead on a second thread: in small buffers, so that the answer takes several reads and the caller
- * waits for those made ahead (one made ahead of the last buffer may be
- * dropped before it starts)
+ * libtaskdiag reads ahead on a second thread: in small buffers, so that
+ * the answer takes several reads and the caller waits for those made
+ * ahead (one made ahead of the last buffer may be dropped before it
+ * starts)
  */
 static int test__task_diag_read_ahead(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
