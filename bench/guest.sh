@@ -4,6 +4,10 @@
 #   T <tasks> <method> <seconds>        one timing
 #   C <tasks> <method> <syscalls>       system calls of one run
 #   N <tasks> <method> <events>         events synthesized
+#   R <tasks> <method> <tasks> <bytes>  what a raw read read
+#   D <tasks> <method> <tasks> <digest> <differ> <renamed> <alone>
+#                                       digest of the events of a synthesis
+#   META <key> <value>                  what it ran on
 set -u
 out=${BENCH_OUT:?}
 perf=$out/perf
@@ -20,15 +24,21 @@ now() { date +%s.%N; }
 elapsed() { echo "$2 - $1" | bc -l; }
 say() { echo "# $*"; }
 
-# timed SIZE METHOD CMD...: run CMD $iter times, print its times
-timed() {
-	local size=$1 method=$2 i t0 t1
-	shift 2
-	for i in $(seq "$iter"); do
-		t0=$(now)
-		"$@" >/dev/null 2>&1 || { say "$method failed: $*"; return 1; }
-		t1=$(now)
-		echo "T $size $method $(elapsed "$t0" "$t1")"
+# turns SIZE NAME1 CMD1 NAME2 CMD2: time the two commands (words, no
+# quoting) in turns, the one that goes first alternating, after a warm-up
+# round that is not kept
+turns() {
+	local size=$1 i t0 t1 name cmd
+	shift
+	for i in $(seq 0 "$iter"); do
+		set -- "$3" "$4" "$1" "$2"
+		for name in "$1" "$3"; do
+			[ "$name" = "$1" ] && cmd=$2 || cmd=$4
+			t0=$(now)
+			$cmd >/dev/null 2>&1 || { say "$name failed: $cmd"; return 1; }
+			t1=$(now)
+			[ "$i" = 0 ] || echo "T $size $name $(elapsed "$t0" "$t1")"
+		done
 	done
 }
 
@@ -126,28 +136,44 @@ e2e() {
 	done
 }
 
-# perf bench taskdiag: /proc with 1 and $cpus threads, and task_diag
+# perf bench taskdiag: /proc with 1 and $cpus threads, and task_diag; it
+# checks first that all three send the same events (fails if not), then
+# times them in turns
 perf_bench_taskdiag() {
-	local size=$1
-	"$perf" bench -f simple taskdiag -p 0 -i "$iter" -j "$cpus" 2>/dev/null |
-	while IFS=, read -r name mean std events; do
-		case $name in
-		proc-*|taskdiag) m=synth-$name ;;
-		*) continue ;;
+	local size=$1 kind key a b c d e
+	"$perf" bench -f simple taskdiag -p 0 -i "$iter" -j "$cpus" \
+		>/tmp/bench.synth 2>/tmp/bench.synth.err || {
+		say "perf bench taskdiag failed:"
+		sed 's/^/# /' /tmp/bench.synth.err
+		return 1
+	}
+	while IFS=, read -r kind key a b c d e; do
+		case $kind in
+		time)	echo "T $size synth-$key $(echo "$a / 1000000" | bc -l)"
+			echo "N $size synth-$key $b" ;;
+		digest)	echo "D $size synth-$key $a $b $c $d $e" ;;
 		esac
-		# simple format gives the mean and stddev of the iterations
-		echo "T $size $m $(echo "$mean / 1000000" | bc -l)"
-		echo "N $size $m $events"
-	done
+	done </tmp/bench.synth
 }
 
-# upstream's perf bench internals synthesize --mt, /proc and task_diag
+# upstream's perf bench internals synthesize --mt, /proc and task_diag in
+# turns, one synthesis per run and per thread count
 perf_bench_upstream() {
-	local size=$1 name=$2 cfg=$3
-	PERF_CONFIG=$cfg "$perf" bench internals synthesize --mt -m 1 -M "$cpus" -I "$iter" 2>/dev/null |
-	awk -v s="$size" -v n="$name" '
-		/Number of synthesis threads:/ { t = $NF }
-		/Average synthesis took:/ { printf "T %s upstream-%s-%s %.6f\n", s, n, t, $4 / 1e6 }'
+	local size=$1 i name cfg
+	for i in $(seq 0 "$iter"); do
+		for name in proc taskdiag; do
+			cfg=$proc_cfg
+			[ "$name" = taskdiag ] && cfg=$td_cfg
+			PERF_CONFIG=$cfg "$perf" bench internals synthesize --mt \
+				-m 1 -M "$cpus" -I 1 2>/dev/null >/tmp/bench.up ||
+				{ say "perf bench internals synthesize ($name) failed"; return 1; }
+			[ "$i" = 0 ] && continue
+			awk -v s="$size" -v n="$name" '
+				/Number of synthesis threads:/ { t = $NF }
+				/Average synthesis took:/ { printf "T %s upstream-%s-%s %.6f\n", s, n, t, $4 / 1e6 }' \
+				/tmp/bench.up
+		done
+	done
 }
 
 # syscalls of one run of CMD, counted by strace
@@ -158,14 +184,25 @@ syscalls() {
 	echo "C $size $method $(awk '$NF == "total" { print $4 }' /tmp/strace.out)"
 }
 
-# rawread SIZE MODE: the reading alone, timed by rawread itself
+# rawread SIZE MODE...: the reading alone, timed by rawread itself, after
+# a warm-up round; round i starts with mode i mod (number of modes).  With
+# each time, its counts of tasks and bytes (R) and system calls (C).
 rawread() {
-	local size=$1 mode=$2 i r
-	for i in $(seq "$iter"); do
-		r=$("$out/bench/rawread" "$mode") || { say "rawread $mode failed"; return 1; }
-		echo "T $size raw-$mode $(echo "$r" | awk '{ print $5 }')"
+	local size=$1 i k mode r
+	shift
+	local modes=("$@")
+	for i in $(seq 0 "$iter"); do
+		for k in "${!modes[@]}"; do
+			mode=${modes[(i + k) % ${#modes[@]}]}
+			r=$("$out/bench/rawread" "$mode") ||
+				{ say "rawread $mode failed"; return 1; }
+			[ "$i" = 0 ] && continue
+			set -- $r
+			echo "T $size raw-$mode $5"
+			echo "R $size raw-$mode $2 $3"
+			echo "C $size raw-$mode $4"
+		done
 	done
-	echo "C $size raw-$mode $(echo "$r" | awk '{ print $4 }')"
 }
 
 # files_to_tmpfs: copy every file of the root filesystem that the perf
@@ -198,6 +235,16 @@ files_to_tmpfs() {
 }
 files_to_tmpfs
 
+# what the numbers were measured on
+echo "META guest_kernel $(uname -r) ($(uname -v))"
+echo "META accelerator ${VM_ACCEL_USED:-unknown}"
+echo "META guest_cpus $cpus"
+echo "META guest_memtotal $(awk '/^MemTotal/ { print $2, $3 }' /proc/meminfo)"
+for f in /sys/devices/system/cpu/vulnerabilities/*; do
+	[ -r "$f" ] && echo "META vulnerability_${f##*/} $(cat "$f")"
+done
+echo "META perf $("$perf" version)"
+
 for size in $sizes; do
 	procs=$((size / threads))
 	say "forking $procs processes x $threads threads ($size tasks)"
@@ -215,17 +262,15 @@ for size in $sizes; do
 	say "method 1 of 5: perf record -a, perf top, perf trace -a; /proc and task_diag"
 	e2e "$size" || exit 1
 	say "method 2 of 5: perf bench taskdiag"
-	perf_bench_taskdiag "$size"
+	perf_bench_taskdiag "$size" || exit 1
 	say "method 3 of 5: perf bench internals synthesize --mt (upstream)"
-	perf_bench_upstream "$size" proc "$proc_cfg"
-	perf_bench_upstream "$size" taskdiag "$td_cfg"
+	perf_bench_upstream "$size" || exit 1
 	say "method 4 of 5: raw interfaces"
-	for mode in proc-stat td-base proc-maps td-maps; do
-		rawread "$size" "$mode"
-	done
+	rawread "$size" proc-stat td-stat proc-maps query-maps td-maps \
+		query-exec td-exec || exit 1
 	say "method 5 of 5: ps ax -o pid,ppid vs taskdiag all"
-	timed "$size" ps ps ax -o pid,ppid
-	timed "$size" taskdiag-all "$out/taskdiag" all
+	turns "$size" ps "ps ax -o pid,ppid" taskdiag-all "$out/taskdiag all" ||
+		exit 1
 	# strace makes perf record crawl: count at the smallest size, if small
 	if [ "$size" = "${sizes%% *}" ] && [ "$size" -le 10000 ]; then
 		say "counting system calls with strace (at $size tasks)"

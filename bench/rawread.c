@@ -3,10 +3,17 @@
  * rawread: read what a tool needs about every task through the raw
  * interfaces, and count the system calls it took.
  *
- *	rawread proc-stat	/proc/PID/stat of every process
- *	rawread proc-maps	/proc/PID/task/TID/maps of every thread
- *	rawread td-base		one TASK_DIAG_DUMP_ALL, TASK_DIAG_SHOW_BASE
- *	rawread td-maps		one TASK_DIAG_DUMP_ALL_THREAD, BASE + VMA
+ * Pairs that read the same data:
+ *	rawread proc-stat	/proc/PID/stat and /proc/PID/statm of every process
+ *	rawread td-stat		one TASK_DIAG_DUMP_ALL, BASE + STAT + STATM
+ *
+ *	rawread proc-maps	/proc/PID/maps of every process
+ *	rawread query-maps	PROCMAP_QUERY of every VMA of every process, and its name
+ *	rawread td-maps		one TASK_DIAG_DUMP_ALL, BASE + VMA
+ *
+ * and the executable mappings only, as perf synthesizes them:
+ *	rawread query-exec	PROCMAP_QUERY_VMA_EXECUTABLE of every process
+ *	rawread td-exec		one TASK_DIAG_DUMP_ALL, BASE + VMA + VMA_EXEC
  *
  * Prints "<mode> <tasks> <bytes> <syscalls> <seconds>", the time of the
  * reading alone, without the start of the program.  No parsing beyond what is
@@ -19,8 +26,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/fs.h>
 #include <linux/netlink.h>
 #include <linux/task_diag.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static unsigned long syscalls, bytes, tasks;
 static char buf[256 * 1024];
@@ -68,25 +79,51 @@ static void stat_of(const char *pid, const char *arg)
 	(void)arg;
 	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
 	read_file(path);
-	tasks++;
-}
-
-static void maps_of_thread(const char *tid, const char *pid)
-{
-	char path[300];
-
-	snprintf(path, sizeof(path), "/proc/%s/task/%s/maps", pid, tid);
+	snprintf(path, sizeof(path), "/proc/%s/statm", pid);
 	read_file(path);
 	tasks++;
 }
 
-static void threads_of(const char *pid, const char *arg)
+static void maps_of(const char *pid, const char *arg)
 {
 	char path[300];
 
 	(void)arg;
-	snprintf(path, sizeof(path), "/proc/%s/task", pid);
-	for_each_pid(path, maps_of_thread, pid);
+	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
+	read_file(path);
+	tasks++;
+}
+
+/* Every VMA of @pid (those of @arg's flags), one PROCMAP_QUERY each */
+static void query_of(const char *pid, const char *arg)
+{
+	struct procmap_query q;
+	char path[300];
+	__u64 addr = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
+	syscalls++;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return;
+	for (;;) {
+		memset(&q, 0, sizeof(q));
+		q.size = sizeof(q);
+		q.query_flags = PROCMAP_QUERY_COVERING_OR_NEXT_VMA |
+				(arg ? PROCMAP_QUERY_VMA_EXECUTABLE : 0);
+		q.query_addr = addr;
+		q.vma_name_addr = (unsigned long)buf;
+		q.vma_name_size = 4096;
+		syscalls++;
+		if (ioctl(fd, PROCMAP_QUERY, &q))
+			break;
+		bytes += sizeof(q) + q.vma_name_size;
+		addr = q.vma_end;
+	}
+	syscalls++;
+	close(fd);
+	tasks++;
 }
 
 static int task_diag(__u64 strategy, __u64 show)
@@ -126,26 +163,62 @@ static int task_diag(__u64 strategy, __u64 show)
 	return n < 0;
 }
 
+static void proc_stat(void)
+{
+	for_each_pid("/proc", stat_of, NULL);
+}
+
+static void proc_maps(void)
+{
+	for_each_pid("/proc", maps_of, NULL);
+}
+
+static void query_maps(void)
+{
+	for_each_pid("/proc", query_of, NULL);
+}
+
+static void query_exec(void)
+{
+	for_each_pid("/proc", query_of, "exec");
+}
+
+static const struct {
+	const char	*name;
+	void		(*walk)(void);	/* of /proc; or one task_diag dump: */
+	__u64		show;
+} modes[] = {
+	{ "proc-stat", proc_stat },
+	{ "td-stat", NULL, TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_STATM },
+	{ "proc-maps", proc_maps },
+	{ "query-maps", query_maps },
+	{ "td-maps", NULL, TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA },
+	{ "query-exec", query_exec },
+	{ "td-exec", NULL, TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA | TASK_DIAG_SHOW_VMA_EXEC },
+};
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
 	struct timespec t0, t1;
+	unsigned int i;
 	int err = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!strcmp(mode, "proc-stat"))
-		for_each_pid("/proc", stat_of, NULL);
-	else if (!strcmp(mode, "proc-maps"))
-		for_each_pid("/proc", threads_of, NULL);
-	else if (!strcmp(mode, "td-base"))
-		err = task_diag(TASK_DIAG_DUMP_ALL, TASK_DIAG_SHOW_BASE);
-	else if (!strcmp(mode, "td-maps"))
-		err = task_diag(TASK_DIAG_DUMP_ALL_THREAD,
-				TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA);
-	else {
-		fprintf(stderr, "usage: rawread proc-stat|proc-maps|td-base|td-maps\n");
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		if (!strcmp(mode, modes[i].name))
+			break;
+	if (i == ARRAY_SIZE(modes)) {
+		fprintf(stderr, "usage: rawread MODE, one of:");
+		for (i = 0; i < ARRAY_SIZE(modes); i++)
+			fprintf(stderr, " %s", modes[i].name);
+		fprintf(stderr, "\n");
 		return 2;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (modes[i].walk)
+		modes[i].walk();
+	else
+		err = task_diag(TASK_DIAG_DUMP_ALL, modes[i].show);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("%s %lu %lu %lu %.6f\n", mode, tasks, bytes, syscalls,
 	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);

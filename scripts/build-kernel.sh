@@ -1,11 +1,17 @@
 #!/bin/bash
-# Build bzImage from the prepared tree: tinyconfig + kernel/configs/<profile>.
-# usage: build-kernel.sh [PROFILE...]   (default: task-diag)
+# Build bzImage from the prepared tree.  The test kernels (task-diag, debug)
+# are tinyconfig + task-diag.config [+ <profile>.config]; the bench kernel is
+# x86_64 defconfig + bench.config.  usage: KPROFILE=<profile> build-kernel.sh
 . "$(dirname "$0")/common.sh"
 
 profile=${KPROFILE:-task-diag}
+base=tinyconfig
 frags=("$TOP/kernel/configs/task-diag.config")
-[ "$profile" = task-diag ] || frags+=("$TOP/kernel/configs/$profile.config")
+case $profile in
+task-diag) ;;
+bench) base=defconfig frags=("$TOP/kernel/configs/bench.config") ;;
+*) frags+=("$TOP/kernel/configs/$profile.config") ;;
+esac
 obj=$KBUILD-$profile
 mkdir -p "$obj"
 
@@ -19,7 +25,7 @@ missing_opts() {
 h=$(hash_of "${frags[@]}")
 if ! stamp_ok "config-$profile" "$h" || [ -n "$(missing_opts)" ]; then
 	note "configuring kernel ($profile)"
-	make -s -C "$TREE" O="$obj" tinyconfig >/dev/null
+	make -s -C "$TREE" O="$obj" "$base" >/dev/null
 	KCONFIG_CONFIG="$obj/.config" "$TREE/scripts/kconfig/merge_config.sh" \
 		-m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
 	make -s -C "$TREE" O="$obj" olddefconfig >/dev/null

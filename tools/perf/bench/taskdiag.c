@@ -4,6 +4,10 @@
  * of the events of every task of the system, as at the start of
  * 'perf record -a', from /proc with one and with several threads and from
  * /proc/task-diag, side by side.
+ *
+ * A first, untimed run of each method checks that all of them send the same
+ * events: the events of each task, in their order, and the same tasks.  The
+ * timed runs then take turns: round r starts with method r mod N.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -52,23 +56,160 @@ static const char *const bench_usage[] = {
 	NULL
 };
 
+/* The events one task was sent, folded in their order */
+struct task_digest {
+	pid_t	tid;
+	u32	nr_events;
+	u64	hash;
+	bool	kthread;	/* a child of kthreadd */
+};
+
+/* One event as it arrived, during a digest run */
+struct event_digest {
+	pid_t	tid;
+	u32	seq;		/* order of arrival */
+	u64	hash;
+	bool	kthread;
+};
+
 /* One way to synthesize, and what it measured */
 struct synth_method {
-	const char	*name;
-	const char	*key;		/* the name in the simple format */
-	unsigned int	nr_threads;	/* of the /proc walk; 0: task_diag */
-	struct stats	time;		/* usec */
-	struct stats	events;
+	const char		*name;
+	const char		*key;		/* the name in the simple format */
+	unsigned int		nr_threads;	/* of the /proc walk; 0: task_diag */
+	struct stats		time;		/* usec */
+	struct stats		events;
+	struct task_digest	*tasks;		/* sorted by tid */
+	size_t			nr_tasks;
+	u64			digest;		/* of all the tasks */
 };
 
 static atomic_t event_count;
 
+/* The events of the digest run in progress: the /proc walk's threads add */
+static struct {
+	pthread_mutex_t		lock;
+	struct event_digest	*ev;
+	size_t			nr, alloc;
+	bool			on, nomem;
+} recorded = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* FNV-1a, 64 bits */
+static u64 hash_bytes(const void *p, size_t len, u64 h)
+{
+	const unsigned char *c = p;
+
+	while (len--)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+
+static pid_t event_tid(const union perf_event *ev, pid_t *pid)
+{
+	switch (ev->header.type) {
+	case PERF_RECORD_FORK:
+		*pid = ev->fork.pid;
+		return ev->fork.tid;
+	case PERF_RECORD_COMM:
+		*pid = ev->comm.pid;
+		return ev->comm.tid;
+	case PERF_RECORD_MMAP2:
+		*pid = ev->mmap2.pid;
+		return ev->mmap2.tid;
+	default:
+		*pid = -1;
+		return -1;
+	}
+}
+
+/* Note an event of a digest run; perf bench's own process changes: not it */
+static void record_event(const union perf_event *event)
+{
+	struct event_digest *e;
+	pid_t pid, tid = event_tid(event, &pid);
+
+	if (pid == getpid())
+		return;
+	pthread_mutex_lock(&recorded.lock);
+	if (recorded.nr == recorded.alloc) {
+		size_t n = recorded.alloc ? 2 * recorded.alloc : 65536;
+
+		e = realloc(recorded.ev, n * sizeof(*e));
+		if (!e) {
+			recorded.nomem = true;
+			goto out;
+		}
+		recorded.ev = e;
+		recorded.alloc = n;
+	}
+	e = &recorded.ev[recorded.nr];
+	e->tid = tid;
+	e->seq = recorded.nr++;
+	e->kthread = event->header.type == PERF_RECORD_FORK &&
+		     (event->fork.ppid == 2 || event->fork.pid == 2);
+	e->hash = hash_bytes(event, event->header.size, 0xcbf29ce484222325ULL);
+out:
+	pthread_mutex_unlock(&recorded.lock);
+}
+
 static int count_event(const struct perf_tool *tool __maybe_unused,
-		       union perf_event *event __maybe_unused,
+		       union perf_event *event,
 		       struct perf_sample *sample __maybe_unused,
 		       struct machine *machine __maybe_unused)
 {
 	atomic_inc(&event_count);
+	if (recorded.on)
+		record_event(event);
+	return 0;
+}
+
+static int event_digest_cmp(const void *a, const void *b)
+{
+	const struct event_digest *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static u64 task_digest__hash(const struct task_digest *t)
+{
+	u64 h = hash_bytes(&t->tid, sizeof(t->tid), 0xcbf29ce484222325ULL);
+
+	h = hash_bytes(&t->nr_events, sizeof(t->nr_events), h);
+	return hash_bytes(&t->hash, sizeof(t->hash), h);
+}
+
+/* Fold the recorded events into @m's tasks, each task's in their order */
+static int synth_method__fold(struct synth_method *m)
+{
+	struct task_digest *t = NULL;
+	size_t i;
+
+	if (recorded.nomem)
+		return -ENOMEM;
+	qsort(recorded.ev, recorded.nr, sizeof(*recorded.ev), event_digest_cmp);
+	m->tasks = calloc(recorded.nr ?: 1, sizeof(*m->tasks));
+	if (!m->tasks)
+		return -ENOMEM;
+	m->nr_tasks = 0;
+	m->digest = 0;
+	for (i = 0; i < recorded.nr; i++) {
+		const struct event_digest *e = &recorded.ev[i];
+
+		if (!t || t->tid != e->tid) {
+			if (t)
+				m->digest += task_digest__hash(t);
+			t = &m->tasks[m->nr_tasks++];
+			t->tid = e->tid;
+			t->hash = 0xcbf29ce484222325ULL;
+		}
+		t->hash = hash_bytes(&e->hash, sizeof(e->hash), t->hash);
+		t->nr_events++;
+		t->kthread |= e->kthread;
+	}
+	if (t)
+		m->digest += task_digest__hash(t);
 	return 0;
 }
 
@@ -139,9 +280,11 @@ static int fork_children(pid_t *pids)
 	return 0;
 }
 
-static int synth_once(struct synth_method *m)
+/* One synthesis by @m; timed, or recorded for its digest */
+static int synth_once(struct synth_method *m, bool digest)
 {
 	struct target target = { .cpu_list = "0" };
+	bool saved = perf_synthesize_taskdiag;
 	struct perf_session *session;
 	struct timeval start, end, diff;
 	pid_t resume_tgid = 0;
@@ -151,7 +294,12 @@ static int synth_once(struct synth_method *m)
 	if (IS_ERR(session))
 		return PTR_ERR(session);
 
+	perf_synthesize_taskdiag = !m->nr_threads;
+	if (m->nr_threads > 1)
+		perf_set_multithreaded();
 	atomic_set(&event_count, 0);
+	recorded.nr = 0;
+	recorded.on = digest;
 	gettimeofday(&start, NULL);
 	if (m->nr_threads)
 		err = __machine__synthesize_threads(&session->machines.host, NULL,
@@ -163,34 +311,120 @@ static int synth_once(struct synth_method *m)
 							      true, data_mmap, NULL,
 							      &resume_tgid);
 	gettimeofday(&end, NULL);
+	recorded.on = false;
+	perf_set_singlethreaded();
+	perf_synthesize_taskdiag = saved;
 	perf_session__delete(session);
 	if (err)
-		return err;
+		goto out_err;
+	if (digest) {
+		err = synth_method__fold(m);
+		if (err)
+			goto out_err;
+		return 0;
+	}
 
 	timersub(&end, &start, &diff);
 	update_stats(&m->time, diff.tv_sec * USEC_PER_SEC + diff.tv_usec);
 	update_stats(&m->events, atomic_read(&event_count));
+	if (bench_format == BENCH_FORMAT_SIMPLE)
+		printf("time,%s,%lu,%d\n", m->key, diff.tv_sec * USEC_PER_SEC + diff.tv_usec,
+		       atomic_read(&event_count));
 	return 0;
+out_err:
+	pr_err("%s: synthesis failed: %s\n", m->name, strerror(-err));
+	return err;
 }
 
-static int synth_method__run(struct synth_method *m)
-{
-	bool saved = perf_synthesize_taskdiag;
-	unsigned int i;
-	int err = 0;
+/* What comparing a method with the reference found */
+struct digest_diff {
+	size_t	differ;		/* tasks sent other events */
+	size_t	renamed;	/* kernel threads sent other events */
+	size_t	alone;		/* tasks one of the two did not see */
+};
 
-	init_stats(&m->time);
-	init_stats(&m->events);
-	perf_synthesize_taskdiag = !m->nr_threads;
-	if (m->nr_threads > 1)
-		perf_set_multithreaded();
-	for (i = 0; i < iterations && !err; i++)
-		err = synth_once(m);
-	perf_set_singlethreaded();
-	perf_synthesize_taskdiag = saved;
-	if (err)
-		pr_err("%s: synthesis failed: %s\n", m->name, strerror(-err));
-	return err;
+/*
+ * Compare the tasks of @m with those of @ref.  A kernel thread's name
+ * changes with the work it ran last (kworker/0:1-events, then
+ * kworker/0:1-mm_percpu_wq), between any two runs: a kernel thread that
+ * was sent other events is counted apart, not as a difference.
+ */
+static void synth_method__compare(const struct synth_method *m,
+				  const struct synth_method *ref,
+				  struct digest_diff *d)
+{
+	size_t i = 0, j = 0;
+
+	memset(d, 0, sizeof(*d));
+	while (i < m->nr_tasks || j < ref->nr_tasks) {
+		const struct task_digest *a = i < m->nr_tasks ? &m->tasks[i] : NULL;
+		const struct task_digest *b = j < ref->nr_tasks ? &ref->tasks[j] : NULL;
+
+		if (a && b && a->tid == b->tid) {
+			if (a->hash == b->hash && a->nr_events == b->nr_events) {
+				/* the same */
+			} else if (a->kthread && b->kthread) {
+				d->renamed++;
+			} else {
+				pr_err("%s: task %d: %u events, %s: %u, not the same\n",
+				       m->name, a->tid, a->nr_events, ref->name,
+				       b->nr_events);
+				d->differ++;
+			}
+			i++;
+			j++;
+		} else if (a && (!b || a->tid < b->tid)) {
+			pr_debug("%s: task %d only here\n", m->name, a->tid);
+			d->alone++;
+			i++;
+		} else {
+			pr_debug("%s: task %d only in %s\n", m->name, b->tid, ref->name);
+			d->alone++;
+			j++;
+		}
+	}
+}
+
+static void digest_diff__print(const struct synth_method *m,
+			       const struct synth_method *ref,
+			       const struct digest_diff *d)
+{
+	if (bench_format == BENCH_FORMAT_SIMPLE) {
+		printf("digest,%s,%zu,%016llx,%zu,%zu,%zu\n", m->key, m->nr_tasks,
+		       (unsigned long long)m->digest, d->differ, d->renamed, d->alone);
+		return;
+	}
+	printf("  %-22s %zu tasks, events digest %016llx; against %s: %zu tasks differ, %zu kernel threads renamed, %zu seen by one only\n",
+	       m->name, m->nr_tasks, (unsigned long long)m->digest, ref->name,
+	       d->differ, d->renamed, d->alone);
+}
+
+/*
+ * Run each method once for its digest and compare each with the first.
+ * Fails if a task that both saw, not a kernel thread, was sent other
+ * events, or if more than one task in a thousand was seen by one only.
+ */
+static int check_same_events(struct synth_method *methods, size_t nr)
+{
+	struct digest_diff d;
+	size_t i;
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		err = synth_once(&methods[i], true);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < nr; i++) {
+		synth_method__compare(&methods[i], &methods[0], &d);
+		digest_diff__print(&methods[i], &methods[0], &d);
+		if (d.differ || d.alone * 1000 > methods[0].nr_tasks) {
+			pr_err("%s does not send the events %s sends\n",
+			       methods[i].name, methods[0].name);
+			return -EILSEQ;
+		}
+	}
+	return 0;
 }
 
 static void synth_method__print(struct synth_method *m)
@@ -215,33 +449,59 @@ static void print_ratio(struct synth_method *slow, struct synth_method *fast)
 	       f ? avg_stats(&slow->time) / f : 0);
 }
 
+/* The timed runs: round r runs the methods from method r mod @nr on */
+static int time_methods(struct synth_method *methods, size_t nr)
+{
+	unsigned int r;
+	size_t i;
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		init_stats(&methods[i].time);
+		init_stats(&methods[i].events);
+	}
+	for (r = 0; r < iterations; r++) {
+		for (i = 0; i < nr; i++) {
+			err = synth_once(&methods[(r + i) % nr], false);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 static int run_methods(void)
 {
 	struct synth_method methods[] = {
 		{ .name = "/proc, 1 thread", .key = "proc-1", .nr_threads = 1 },
-		{ .name = "/proc, N threads", .key = "proc-N", .nr_threads = proc_threads },
 		{ .name = "task_diag", .key = "taskdiag", .nr_threads = 0 },
+		{ .name = "/proc, N threads", .key = "proc-N", .nr_threads = proc_threads },
 	};
-	struct synth_method *td = &methods[2];
+	size_t i, nr = ARRAY_SIZE(methods) - (proc_threads < 2);
 	char name[32], key[32];
-	unsigned int i;
 	int err;
 
 	snprintf(name, sizeof(name), "/proc, %u threads", proc_threads);
 	snprintf(key, sizeof(key), "proc-%u", proc_threads);
-	methods[1].name = name;
-	methods[1].key = key;
-	for (i = 0; i < ARRAY_SIZE(methods); i++) {
-		if (i == 1 && proc_threads < 2)
-			continue;
-		err = synth_method__run(&methods[i]);
-		if (err)
-			return err;
-		synth_method__print(&methods[i]);
+	methods[2].name = name;
+	methods[2].key = key;
+
+	err = check_same_events(methods, nr);
+	if (!err)
+		err = time_methods(methods, nr);
+	for (i = 0; i < nr; i++) {
+		if (!err)
+			synth_method__print(&methods[i]);
+		free(methods[i].tasks);
 	}
-	print_ratio(&methods[0], td);
-	if (proc_threads > 1)
-		print_ratio(&methods[1], td);
+	free(recorded.ev);
+	recorded.ev = NULL;
+	recorded.alloc = 0;
+	if (err)
+		return err;
+	for (i = 0; i < nr; i++)
+		if (i != 1)
+			print_ratio(&methods[i], &methods[1]);
 	return 0;
 }
 
