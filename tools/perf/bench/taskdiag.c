@@ -2,8 +2,8 @@
 /*
  * perf bench taskdiag: fork processes with threads, then time the synthesis
  * of the events of every task of the system, as at the start of
- * 'perf record -a', from /proc with one and with several threads and from
- * /proc/task-diag, side by side.
+ * 'perf record -a', from /proc with one and with several threads, the same
+ * with the maps from PROCMAP_QUERY, and from /proc/task-diag, side by side.
  *
  * A first, untimed run of each method checks that all of them send the same
  * events: the events of each task, in their order, and the same tasks.  The
@@ -28,6 +28,7 @@
 #include "../util/session.h"
 #include "../util/stat.h"
 #include "../util/synthetic-events.h"
+#include "../util/synthetic-procmap-query.h"
 #include "../util/synthetic-taskdiag.h"
 #include "../util/target.h"
 #include "../util/util.h"
@@ -77,6 +78,7 @@ struct synth_method {
 	const char		*name;
 	const char		*key;		/* the name in the simple format */
 	unsigned int		nr_threads;	/* of the /proc walk; 0: task_diag */
+	bool			query;		/* maps from PROCMAP_QUERY */
 	struct stats		time;		/* usec */
 	struct stats		events;
 	struct task_digest	*tasks;		/* sorted by tid */
@@ -295,6 +297,7 @@ static int synth_once(struct synth_method *m, bool digest)
 		return PTR_ERR(session);
 
 	perf_synthesize_taskdiag = !m->nr_threads;
+	perf_synthesize_procmap_query = m->query;
 	if (m->nr_threads > 1)
 		perf_set_multithreaded();
 	atomic_set(&event_count, 0);
@@ -313,6 +316,7 @@ static int synth_once(struct synth_method *m, bool digest)
 	gettimeofday(&end, NULL);
 	recorded.on = false;
 	perf_set_singlethreaded();
+	perf_synthesize_procmap_query = false;
 	perf_synthesize_taskdiag = saved;
 	perf_session__delete(session);
 	if (err)
@@ -475,16 +479,22 @@ static int run_methods(void)
 	struct synth_method methods[] = {
 		{ .name = "/proc, 1 thread", .key = "proc-1", .nr_threads = 1 },
 		{ .name = "task_diag", .key = "taskdiag", .nr_threads = 0 },
-		{ .name = "/proc, N threads", .key = "proc-N", .nr_threads = proc_threads },
+		{ .name = "PROCMAP_QUERY, 1 thread", .key = "query-1", .nr_threads = 1,
+		  .query = true },
+		{ .nr_threads = proc_threads },
+		{ .nr_threads = proc_threads, .query = true },
 	};
-	size_t i, nr = ARRAY_SIZE(methods) - (proc_threads < 2);
-	char name[32], key[32];
+	size_t i, nr = ARRAY_SIZE(methods) - (proc_threads < 2 ? 2 : 0);
+	char name[2][32], key[2][32];
 	int err;
 
-	snprintf(name, sizeof(name), "/proc, %u threads", proc_threads);
-	snprintf(key, sizeof(key), "proc-%u", proc_threads);
-	methods[2].name = name;
-	methods[2].key = key;
+	for (i = 0; i < 2; i++) {
+		snprintf(name[i], sizeof(name[i]), "%s, %u threads",
+			 i ? "PROCMAP_QUERY" : "/proc", proc_threads);
+		snprintf(key[i], sizeof(key[i]), "%s-%u", i ? "query" : "proc", proc_threads);
+		methods[3 + i].name = name[i];
+		methods[3 + i].key = key[i];
+	}
 
 	err = check_same_events(methods, nr);
 	if (!err)

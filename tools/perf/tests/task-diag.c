@@ -4,7 +4,9 @@
  * exec'd program, exec and data mappings, a memfd, a deleted file, shared
  * anonymous memory and a kernel thread) the events synthesized from
  * /proc/task-diag are those of the /proc walk, byte for byte; and when
- * task_diag fails midway, the /proc walk completes what it sent.
+ * task_diag fails midway, the /proc walk completes what it sent.  So are
+ * those of the /proc walk with its maps from PROCMAP_QUERY, task_diag's
+ * peer in perf bench taskdiag.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +31,7 @@
 #include "machine.h"
 #include "symbol.h"
 #include "synthetic-events.h"
+#include "synthetic-procmap-query.h"
 #include "synthetic-taskdiag.h"
 #include "tests.h"
 #include "thread_map.h"
@@ -153,10 +156,11 @@ enum td_fault_kind {
 /*
  * A transport over /proc/task-diag that counts the requests sent on it and
  * the errors it met, opens the file again when a request finds the answer
- * to the previous one unread (EBUSY) as the library does, and fails the read numbered fault.reads_left (counted
- * over both transactions of a synthesis) with EIO or EINTR, or hands it
- * over with a corrupted header for the library to reject; with
- * fault.fail_maps, the first read after a request of VMAs fails with EIO.
+ * to the previous one unread (EBUSY) as the library does, and fails the
+ * read numbered fault.reads_left (counted over both transactions of a
+ * synthesis) with EIO or EINTR, or hands it over with a corrupted header
+ * for the library to reject; with fault.fail_maps, the first read after a
+ * request of VMAs fails with EIO.
  */
 struct td_fault_fd {
 	struct taskdiag_source	src;
@@ -677,6 +681,84 @@ static int test__task_diag_buildid_mmap(struct test_suite *test __maybe_unused,
 
 	symbol_conf.buildid_mmap2 = true;
 	ret = compare_syntheses(true, false, false, 3);
+	symbol_conf.buildid_mmap2 = false;
+	return ret;
+}
+
+static size_t count_filename(const struct td_capture *cap, const char *name)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < cap->nr; i++)
+		n += cap->events[i]->header.type == PERF_RECORD_MMAP2 &&
+		     !strcmp(cap->events[i]->mmap2.filename, name);
+	return n;
+}
+
+/*
+ * The /proc walk with its maps from PROCMAP_QUERY sends the events it
+ * sends with them from the text of the maps files, [vsyscall] included
+ */
+static int compare_procmap_query(bool mmap_data, size_t min_mmaps)
+{
+	struct td_capture query, proc;
+	struct td_tasks t = {};
+	int ret = TEST_FAIL;
+	bool err;
+
+	if (!perf_procmap_query__available())
+		return TEST_SKIP;
+	if (tasks__start(&t))
+		goto out;
+	capture__init(&query, &t, false);
+	capture__init(&proc, &t, false);
+	perf_synthesize_procmap_query = true;
+	err = synthesize(&query, false, true, mmap_data);
+	perf_synthesize_procmap_query = false;
+	if (err || synthesize(&proc, false, true, mmap_data))
+		goto out_free;
+
+	ret = compare_captures(&query, &proc);
+	if (count_type(&query, PERF_RECORD_MMAP2) < min_mmaps) {
+		pr_debug("%zu MMAP2 events, expected at least %zu\n",
+			 count_type(&query, PERF_RECORD_MMAP2), min_mmaps);
+		ret = TEST_FAIL;
+	}
+	if (symbol_conf.buildid_mmap2 && !count_build_ids(&query)) {
+		pr_debug("no MMAP2 event with a build-id\n");
+		ret = TEST_FAIL;
+	}
+	if (count_filename(&proc, "[vsyscall]") != count_filename(&query, "[vsyscall]")) {
+		pr_debug("[vsyscall] not sent alike\n");
+		ret = TEST_FAIL;
+	}
+out_free:
+	capture__exit(&query);
+	capture__exit(&proc);
+out:
+	tasks__stop(&t);
+	return ret;
+}
+
+static int test__procmap_query_same_events(struct test_suite *test __maybe_unused,
+					   int subtest __maybe_unused)
+{
+	return compare_procmap_query(false, 3);
+}
+
+static int test__procmap_query_data_mmaps(struct test_suite *test __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	return compare_procmap_query(true, 8);
+}
+
+static int test__procmap_query_buildid_mmap(struct test_suite *test __maybe_unused,
+					    int subtest __maybe_unused)
+{
+	int ret;
+
+	symbol_conf.buildid_mmap2 = true;
+	ret = compare_procmap_query(false, 3);
 	symbol_conf.buildid_mmap2 = false;
 	return ret;
 }
@@ -1261,6 +1343,12 @@ static struct test_case tests__task_diag[] = {
 			 task_diag_read_ahead_errors, "no /proc/task-diag"),
 	TEST_CASE_REASON("falls back to /proc without /proc/task-diag",
 			 task_diag_fallback, "no /proc/task-diag, or no mount namespace"),
+	TEST_CASE_REASON("PROCMAP_QUERY and /proc synthesize the same MMAP2 events",
+			 procmap_query_same_events, "no PROCMAP_QUERY (Linux < 6.11)"),
+	TEST_CASE_REASON("PROCMAP_QUERY: same data mmaps (record -d)",
+			 procmap_query_data_mmaps, "no PROCMAP_QUERY (Linux < 6.11)"),
+	TEST_CASE_REASON("PROCMAP_QUERY: same MMAP2 build-ids (--buildid-mmap)",
+			 procmap_query_buildid_mmap, "no PROCMAP_QUERY (Linux < 6.11)"),
 	{ .name = NULL, }
 };
 #else /* !HAVE_TASKDIAG_SUPPORT */

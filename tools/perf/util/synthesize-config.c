@@ -6,6 +6,7 @@
  *		task-diag = false		# always walk /proc
  *		task-diag-buffer = 262144	# read buffer of /proc/task-diag
  *		task-diag-read-ahead = false	# no second thread reading ahead
+ *		procmap-query = true		# the /proc walk's maps by ioctl
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "config.h"
 #include "debug.h"
+#include "synthetic-procmap-query.h"
 #include "synthetic-taskdiag.h"
 
 bool perf_synthesize_taskdiag = true;
@@ -23,6 +25,10 @@ int perf_synthesize_config(const char *var, const char *value)
 {
 	if (!strcmp(var, "synthesize.task-diag")) {
 		perf_synthesize_taskdiag = perf_config_bool(var, value);
+		return 0;
+	}
+	if (!strcmp(var, "synthesize.procmap-query")) {
+		perf_synthesize_procmap_query = perf_config_bool(var, value);
 		return 0;
 	}
 	if (!strcmp(var, "synthesize.task-diag-read-ahead")) {
