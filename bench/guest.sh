@@ -7,12 +7,16 @@
 #   R <tasks> <method> <tasks> <bytes>  what a raw read read
 #   D <tasks> <method> <tasks> <digest> <differ> <renamed> <alone>
 #                                       digest of the events of a synthesis
+#   LIBS <tasks> <tasks up> <objects> <big> <areas> <exec areas> <areas> <exec areas>
+#                                       the realistic workload: a big process, another
 #   META <key> <value>                  what it ran on
 set -u
 out=${BENCH_OUT:?}
 perf=$out/perf
 sizes=${BENCH_SIZES:-50000}
 threads=${BENCH_THREADS:-5}
+big=${BENCH_BIG:-10}
+libs_size=${BENCH_LIBS_SIZE:-10000}
 iter=${BENCH_ITER:-5}
 cpus=$(nproc)
 proc_cfg=/tmp/perf-proc.config
@@ -136,22 +140,24 @@ e2e() {
 	done
 }
 
-# perf bench taskdiag: /proc with 1 and $cpus threads, and task_diag; it
-# checks first that all three send the same events (fails if not), then
-# times them in turns
+# perf bench taskdiag SIZE PREFIX [OPTION...]: the /proc walk with 1 and
+# $cpus threads, the same with PROCMAP_QUERY, and task_diag, as methods
+# PREFIX-<method>; it checks first that all send the same events (fails
+# if not), then times them in turns
 perf_bench_taskdiag() {
-	local size=$1 kind key a b c d e
-	"$perf" bench -f simple taskdiag -p 0 -i "$iter" -j "$cpus" \
+	local size=$1 prefix=$2 kind key a b c d e
+	shift 2
+	"$perf" bench -f simple taskdiag -p 0 -i "$iter" -j "$cpus" "$@" \
 		>/tmp/bench.synth 2>/tmp/bench.synth.err || {
-		say "perf bench taskdiag failed:"
+		say "perf bench taskdiag $* failed:"
 		sed 's/^/# /' /tmp/bench.synth.err
 		return 1
 	}
 	while IFS=, read -r kind key a b c d e; do
 		case $kind in
-		time)	echo "T $size synth-$key $(echo "$a / 1000000" | bc -l)"
-			echo "N $size synth-$key $b" ;;
-		digest)	echo "D $size synth-$key $a $b $c $d $e" ;;
+		time)	echo "T $size $prefix-$key $(echo "$a / 1000000" | bc -l)"
+			echo "N $size $prefix-$key $b" ;;
+		digest)	echo "D $size $prefix-$key $a $b $c $d $e" ;;
 		esac
 	done </tmp/bench.synth
 }
@@ -184,12 +190,13 @@ syscalls() {
 	echo "C $size $method $(awk '$NF == "total" { print $4 }' /tmp/strace.out)"
 }
 
-# rawread SIZE MODE...: the reading alone, timed by rawread itself, after
-# a warm-up round; round i starts with mode i mod (number of modes).  With
-# each time, its counts of tasks and bytes (R) and system calls (C).
+# rawread SIZE PREFIX MODE...: the reading alone, timed by rawread itself,
+# as method PREFIX-MODE, after a warm-up round; round i starts with mode
+# i mod (number of modes).  With each time, its counts of tasks and bytes
+# (R) and system calls (C).
 rawread() {
-	local size=$1 i k mode r
-	shift
+	local size=$1 prefix=$2 i k mode r
+	shift 2
 	local modes=("$@")
 	for i in $(seq 0 "$iter"); do
 		for k in "${!modes[@]}"; do
@@ -198,11 +205,16 @@ rawread() {
 				{ say "rawread $mode failed"; return 1; }
 			[ "$i" = 0 ] && continue
 			set -- $r
-			echo "T $size raw-$mode $5"
-			echo "R $size raw-$mode $2 $3"
-			echo "C $size raw-$mode $4"
+			echo "T $size $prefix-$mode $5"
+			echo "R $size $prefix-$mode $2 $3"
+			echo "C $size $prefix-$mode $4"
 		done
 	done
+}
+
+# maps_of PID: how many areas PID has, and how many of them executable
+maps_of() {
+	echo "$(wc -l <"/proc/$1/maps") $(grep -c '^[^ ]* ..x' "/proc/$1/maps")"
 }
 
 # files_to_tmpfs: copy every file of the root filesystem that the perf
@@ -245,29 +257,43 @@ for f in /sys/devices/system/cpu/vulnerabilities/*; do
 done
 echo "META perf $("$perf" version)"
 
-for size in $sizes; do
-	procs=$((size / threads))
-	say "forking $procs processes x $threads threads ($size tasks)"
+# workload_start SIZE [FORKER-OPTION...]: SIZE tasks, $threads per process;
+# prints how many tasks the guest then has
+workload_start() {
+	local size=$1 procs=$(($1 / threads)) t0
+	shift
+	say "forking $procs processes x $threads threads ($size tasks) $*"
 	t0=$(now)
-	"$out/bench/forker" -n "$procs" -t "$threads" >/dev/null || {
+	"$out/bench/forker" -n "$procs" -t "$threads" "$@" >/dev/null || {
 		pkill -KILL -x forker
 		say "could not fork $procs x $threads: out of memory or pids? (pid_max $(cat /proc/sys/kernel/pid_max), threads-max $(cat /proc/sys/kernel/threads-max), $(grep MemAvailable /proc/meminfo))"
-		exit 1
+		return 1
 	}
 	total=$(ls -d /proc/[0-9]*/task/[0-9]* | wc -l)
-	say "$total tasks up in $(elapsed "$t0" "$(now)") s"
+	say "$total tasks up in $(elapsed "$t0" "$(now)") s; $(grep MemAvailable /proc/meminfo)"
+}
+
+workload_stop() {
+	pkill -KILL -x forker
+	while [ "$(ls -d /proc/[0-9]* | wc -l)" -gt 200 ]; do sleep 1; done
+}
+
+for size in $sizes; do
+	procs=$((size / threads))
+	workload_start "$size" || exit 1
 	echo "TASKS $size $total"
 	echo "SHAPE $size $procs $threads"
 
 	say "method 1 of 5: perf record -a, perf top, perf trace -a; /proc and task_diag"
 	e2e "$size" || exit 1
-	say "method 2 of 5: perf bench taskdiag"
-	perf_bench_taskdiag "$size" || exit 1
+	say "method 2 of 5: perf bench taskdiag, without and with data mappings"
+	perf_bench_taskdiag "$size" synth || exit 1
+	perf_bench_taskdiag "$size" synthd --data || exit 1
 	say "method 3 of 5: perf bench internals synthesize --mt (upstream)"
 	perf_bench_upstream "$size" || exit 1
 	say "method 4 of 5: raw interfaces"
-	rawread "$size" proc-stat td-stat proc-maps query-maps td-maps \
-		query-exec td-exec || exit 1
+	rawread "$size" raw proc-stat td-stat proc-maps query-maps td-maps \
+		query-exec td-exec td-perf td-perf-data || exit 1
 	say "method 5 of 5: ps ax -o pid,ppid vs taskdiag all"
 	turns "$size" ps "ps ax -o pid,ppid" taskdiag-all "$out/taskdiag all" ||
 		exit 1
@@ -280,7 +306,22 @@ for size in $sizes; do
 		syscalls "$size" record-taskdiag env PERF_CONFIG="$td_cfg" "$perf" record -a -q -o /tmp/s.data -- true
 	fi
 
-	pkill -KILL -x forker
-	while [ "$(ls -d /proc/[0-9]* | wc -l)" -gt 200 ]; do sleep 1; done
+	workload_stop
 done
+
+# The realistic workload: every process maps the bench's shared objects,
+# $big of them thousands of areas more
+size=$libs_size
+set -- "$out"/bench/libs/*.so
+libs=$#
+workload_start "$size" $(printf -- '-l %s ' "$@") -b "$big" || exit 1
+pids=$(pgrep -x forker)
+echo "LIBS $size $total $libs $big $(maps_of "${pids%%$'\n'*}") $(maps_of "${pids##*$'\n'}")"
+say "method 6: perf bench taskdiag on the realistic workload, without and with data mappings"
+perf_bench_taskdiag "$size" libs || exit 1
+perf_bench_taskdiag "$size" libsd --data || exit 1
+say "method 7: raw interfaces on the realistic workload"
+rawread "$size" libs-raw proc-maps query-maps td-maps query-exec td-exec \
+	td-perf td-perf-data || exit 1
+workload_stop
 say "done"

@@ -15,6 +15,11 @@
  *	rawread query-exec	PROCMAP_QUERY_VMA_EXECUTABLE of every process
  *	rawread td-exec		one TASK_DIAG_DUMP_ALL, BASE + VMA + VMA_EXEC
  *
+ * and the request of perf's synthesis, to see what perf adds to it:
+ *	rawread td-perf		TASK_DIAG_DUMP_ALL_THREAD, BASE + VMA + VMA_EXEC +
+ *				VMA_LEADERS
+ *	rawread td-perf-data	the same with the data mappings (perf record -d)
+ *
  * Prints "<mode> <tasks> <bytes> <syscalls> <seconds>", the time of the
  * reading alone, without the start of the program.  No parsing beyond what is
  * needed to find the tasks: this measures the interfaces, not a client.
@@ -183,10 +188,13 @@ static void query_exec(void)
 	for_each_pid("/proc", query_of, "exec");
 }
 
+#define PERF_SHOW	(TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA | TASK_DIAG_SHOW_VMA_LEADERS)
+
 static const struct {
 	const char	*name;
 	void		(*walk)(void);	/* of /proc; or one task_diag dump: */
 	__u64		show;
+	__u64		strategy;
 } modes[] = {
 	{ "proc-stat", proc_stat },
 	{ "td-stat", NULL, TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_STATM },
@@ -195,6 +203,8 @@ static const struct {
 	{ "td-maps", NULL, TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA },
 	{ "query-exec", query_exec },
 	{ "td-exec", NULL, TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA | TASK_DIAG_SHOW_VMA_EXEC },
+	{ "td-perf", NULL, PERF_SHOW | TASK_DIAG_SHOW_VMA_EXEC, TASK_DIAG_DUMP_ALL_THREAD },
+	{ "td-perf-data", NULL, PERF_SHOW, TASK_DIAG_DUMP_ALL_THREAD },
 };
 
 int main(int argc, char **argv)
@@ -218,7 +228,7 @@ int main(int argc, char **argv)
 	if (modes[i].walk)
 		modes[i].walk();
 	else
-		err = task_diag(TASK_DIAG_DUMP_ALL, modes[i].show);
+		err = task_diag(modes[i].strategy, modes[i].show);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("%s %lu %lu %lu %.6f\n", mode, tasks, bytes, syscalls,
 	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
