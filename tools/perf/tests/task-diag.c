@@ -292,24 +292,40 @@ static void fault__reset(void)
 	fault.nr_reads_elsewhere = 0;
 }
 
+/* The synthesis settings of perf config that a test sets */
+struct td_want {
+	bool	taskdiag;	/* synthesize.task-diag */
+	bool	read_ahead;	/* synthesize.task-diag-read-ahead */
+};
+
 /*
- * Whether perf synthesizes from task_diag, as "synthesize.task-diag" sets
- * it: each test says what it needs, whatever the user's perf config says.
- * Returns the setting before.
+ * Whether perf synthesizes from task_diag, and reads ahead as the test
+ * says (read_ahead): each test says what it needs, whatever the user's
+ * perf config says.  Returns the settings before, for taskdiag__restore().
  */
-static bool taskdiag__want(bool on)
+static struct td_want taskdiag__want(bool on)
 {
-	bool was = perf_synthesize_taskdiag;
+	struct td_want was = {
+		.taskdiag = perf_synthesize_taskdiag,
+		.read_ahead = perf_synthesize_taskdiag_read_ahead,
+	};
 
 	perf_synthesize_taskdiag = on;
+	perf_synthesize_taskdiag_read_ahead = read_ahead;
 	return was;
+}
+
+static void taskdiag__restore(struct td_want was)
+{
+	perf_synthesize_taskdiag = was.taskdiag;
+	perf_synthesize_taskdiag_read_ahead = was.read_ahead;
 }
 
 /* Synthesize all tasks, from task_diag or from /proc; keep ours */
 static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 		      bool mmap_data)
 {
-	bool saved = taskdiag__want(taskdiag);
+	struct td_want saved = taskdiag__want(taskdiag);
 	struct machine *machine = td_machine__new();
 	pid_t resume_tgid = 0;
 	int err;
@@ -319,15 +335,11 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 		goto out;
 	}
 	if (taskdiag) {
-		bool saved_ra = perf_synthesize_taskdiag_read_ahead;
-
-		perf_synthesize_taskdiag_read_ahead = read_ahead;
 		/* counted in fault */
 		err = perf_event__synthesize_threads_taskdiag(&cap->tool, capture_event,
 							      machine, needs_mmap,
 							      mmap_data, fault_source,
 							      &resume_tgid);
-		perf_synthesize_taskdiag_read_ahead = saved_ra;
 	} else {
 		unsigned int saved_timeout = proc_map_timeout;
 
@@ -342,7 +354,7 @@ static int synthesize(struct td_capture *cap, bool taskdiag, bool needs_mmap,
 	}
 	machine__delete(machine);
 out:
-	taskdiag__want(saved);
+	taskdiag__restore(saved);
 	return err;
 }
 
@@ -355,15 +367,24 @@ static size_t count_type(const struct td_capture *cap, u32 type)
 	return n;
 }
 
-/* The COMM events naming @comm */
-static size_t count_comm(const struct td_capture *cap, const char *comm)
+/* The COMM events naming @name, or the MMAP2 events of a file so named */
+static size_t count_named(const struct td_capture *cap, u32 type, const char *name)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < cap->nr; i++)
-		n += cap->events[i]->header.type == PERF_RECORD_COMM &&
-		     !strcmp(cap->events[i]->comm.comm, comm);
+	for (i = 0; i < cap->nr; i++) {
+		const union perf_event *ev = cap->events[i];
+
+		n += ev->header.type == type &&
+		     !strcmp(type == PERF_RECORD_COMM ? ev->comm.comm : ev->mmap2.filename,
+			     name);
+	}
 	return n;
+}
+
+static size_t count_comm(const struct td_capture *cap, const char *comm)
+{
+	return count_named(cap, PERF_RECORD_COMM, comm);
 }
 
 static size_t count_build_ids(const struct td_capture *cap)
@@ -685,16 +706,6 @@ static int test__task_diag_buildid_mmap(struct test_suite *test __maybe_unused,
 	return ret;
 }
 
-static size_t count_filename(const struct td_capture *cap, const char *name)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < cap->nr; i++)
-		n += cap->events[i]->header.type == PERF_RECORD_MMAP2 &&
-		     !strcmp(cap->events[i]->mmap2.filename, name);
-	return n;
-}
-
 /*
  * The /proc walk with its maps from PROCMAP_QUERY sends the events it
  * sends with them from the text of the maps files, [vsyscall] included
@@ -728,7 +739,8 @@ static int compare_procmap_query(bool mmap_data, size_t min_mmaps)
 		pr_debug("no MMAP2 event with a build-id\n");
 		ret = TEST_FAIL;
 	}
-	if (count_filename(&proc, "[vsyscall]") != count_filename(&query, "[vsyscall]")) {
+	if (count_named(&proc, PERF_RECORD_MMAP2, "[vsyscall]") !=
+	    count_named(&query, PERF_RECORD_MMAP2, "[vsyscall]")) {
 		pr_debug("[vsyscall] not sent alike\n");
 		ret = TEST_FAIL;
 	}
@@ -898,7 +910,7 @@ static int synthesize_thread_map(struct td_capture *cap,
 				 struct perf_thread_map *threads, bool taskdiag)
 {
 	struct machine *machine = td_machine__new();
-	bool saved;
+	struct td_want saved;
 	int err;
 
 	if (!machine)
@@ -907,7 +919,7 @@ static int synthesize_thread_map(struct td_capture *cap,
 	err = perf_event__synthesize_thread_map_from(&cap->tool, threads,
 						     capture_event, machine,
 						     true, false, fault_source);
-	taskdiag__want(saved);
+	taskdiag__restore(saved);
 	machine__delete(machine);
 	return err;
 }
@@ -1042,7 +1054,7 @@ static int test__task_diag_thread_map_send_fails(struct test_suite *test __maybe
 	struct td_tasks t = {};
 	struct td_capture cap;
 	int ret = TEST_FAIL, err;
-	bool saved;
+	struct td_want saved;
 
 	if (no_task_diag())
 		return TEST_SKIP;
@@ -1059,7 +1071,7 @@ static int test__task_diag_thread_map_send_fails(struct test_suite *test __maybe
 	err = perf_event__synthesize_thread_map_from(&cap.tool, threads,
 						     capture_fail_second, machine,
 						     true, false, fault_source);
-	taskdiag__want(saved);
+	taskdiag__restore(saved);
 	if (!err || cap.nr != 1)
 		pr_debug("synthesis returned %d after sending %zu events, expected an error after 1\n",
 			 err, cap.nr);
@@ -1115,9 +1127,8 @@ static int synthesize_faulty(struct td_capture *cap, long k,
 			     enum td_fault_kind kind, bool *failed)
 {
 	unsigned long saved_buf = perf_synthesize_taskdiag_buf;
-	bool saved_ra = perf_synthesize_taskdiag_read_ahead;
 	struct machine *machine = td_machine__new();
-	bool saved;
+	struct td_want saved;
 	int err;
 
 	if (!machine)
@@ -1125,13 +1136,11 @@ static int synthesize_faulty(struct td_capture *cap, long k,
 	fault.reads_left = k;
 	fault.kind = kind;
 	perf_synthesize_taskdiag_buf = 4096;		/* many reads */
-	perf_synthesize_taskdiag_read_ahead = read_ahead;
 	saved = taskdiag__want(true);
 	err = perf_event__synthesize_threads_from(&cap->tool, capture_event,
 						  machine, true, false, 1,
 						  fault_source);
-	taskdiag__want(saved);
-	perf_synthesize_taskdiag_read_ahead = saved_ra;
+	taskdiag__restore(saved);
 	perf_synthesize_taskdiag_buf = saved_buf;
 	*failed = fault.reads_left < 0;
 	fault__reset();
