@@ -147,7 +147,8 @@ static int send_gate_area(const struct perf_tool *tool, union perf_event *event,
  *	from PROCMAP_QUERY
  * @tool: passed to @process
  * @event: room for one MMAP2 event and the machine's sample id
- * @pid: the thread whose maps file is asked, the process's leader
+ * @maps_fd: the maps file of @pid, open for reading, left open
+ * @pid: the thread whose maps file it is, the process's leader
  * @tgid: its process
  * @process: sends each event
  * @machine: whose id_hdr_size the events have room for
@@ -156,12 +157,12 @@ static int send_gate_area(const struct perf_tool *tool, union perf_event *event,
  * Sends what perf_event__synthesize_mmap_events() sends from the text of
  * the same maps file, in the same order, within the same time budget.
  *
- * Return: 0 when sent or when perf may not read the task's maps,
- * -ENOTTY when the kernel has no PROCMAP_QUERY (nothing was sent), else
- * -1 when the task is gone or @process failed.
+ * Return: 0 when sent, -ENOTTY when the kernel has no PROCMAP_QUERY
+ * (nothing was sent: the caller reads the text), else -1 when the task is
+ * gone or @process failed.
  */
 int perf_event__synthesize_mmap_events_query(const struct perf_tool *tool,
-					     union perf_event *event,
+					     union perf_event *event, int maps_fd,
 					     pid_t pid, pid_t tgid,
 					     perf_event__handler_t process,
 					     struct machine *machine,
@@ -171,25 +172,18 @@ int perf_event__synthesize_mmap_events_query(const struct perf_tool *tool,
 	struct build_id bid, *want_bid = symbol_conf.buildid_mmap2 ? &bid : NULL;
 	bool truncation = false, first = true;
 	struct procmap_query q;
-	char path[PATH_MAX];
 	__u64 addr = 0;
-	int fd, err = 0;
+	int err = 0;
 
-	snprintf(path, sizeof(path), "%s/proc/%d/task/%d/maps", machine->root_dir, pid, pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		pr_debug("couldn't open %s\n", path);
-		return errno == EACCES ? 0 : -1;
-	}
 	t = rdclock();
-	while (!truncation && query_next(fd, addr, mmap_data, &q, event->mmap2.filename,
+	while (!truncation && query_next(maps_fd, addr, mmap_data, &q, event->mmap2.filename,
 					 sizeof(event->mmap2.filename), want_bid, &err)) {
 		first = false;
 		addr = q.vma_end;
 		mmap2_from_query(&event->mmap2, &q);
 		if (rdclock() - t > timeout) {
-			pr_warning("Reading %s timed out. You may want to increase the time limit by --proc-map-timeout\n",
-				   path);
+			pr_warning("Reading %s/proc/%d/task/%d/maps timed out. You may want to increase the time limit by --proc-map-timeout\n",
+				   machine->root_dir, pid, pid);
 			truncation = true;
 		}
 		if (perf_event__synthesize_mmap2_entry(tool, event, pid, tgid, process,
@@ -199,7 +193,6 @@ int perf_event__synthesize_mmap_events_query(const struct perf_tool *tool,
 			break;
 		}
 	}
-	close(fd);
 	if (err == -ENOTTY && first)
 		return -ENOTTY;
 	if (!err && !truncation && addr > 1ULL << 32)

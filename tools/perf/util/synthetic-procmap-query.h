@@ -15,7 +15,7 @@ extern bool perf_synthesize_procmap_query;
 
 bool perf_procmap_query__available(void);
 int perf_event__synthesize_mmap_events_query(const struct perf_tool *tool,
-					     union perf_event *event,
+					     union perf_event *event, int maps_fd,
 					     pid_t pid, pid_t tgid,
 					     perf_event__handler_t process,
 					     struct machine *machine,
