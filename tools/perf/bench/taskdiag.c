@@ -96,13 +96,16 @@ static struct {
 	bool			on, nomem;
 } recorded = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* FNV-1a, 64 bits */
+/* FNV-1a, 64 bits: its offset basis starts a hash, its prime steps it */
+#define FNV64_OFFSET	0xcbf29ce484222325ULL
+#define FNV64_PRIME	0x100000001b3ULL
+
 static u64 hash_bytes(const void *p, size_t len, u64 h)
 {
 	const unsigned char *c = p;
 
 	while (len--)
-		h = (h ^ *c++) * 0x100000001b3ULL;
+		h = (h ^ *c++) * FNV64_PRIME;
 	return h;
 }
 
@@ -149,7 +152,7 @@ static void record_event(const union perf_event *event)
 	e->seq = recorded.nr++;
 	e->kthread = event->header.type == PERF_RECORD_FORK &&
 		     (event->fork.ppid == 2 || event->fork.pid == 2);
-	e->hash = hash_bytes(event, event->header.size, 0xcbf29ce484222325ULL);
+	e->hash = hash_bytes(event, event->header.size, FNV64_OFFSET);
 out:
 	pthread_mutex_unlock(&recorded.lock);
 }
@@ -176,7 +179,7 @@ static int event_digest_cmp(const void *a, const void *b)
 
 static u64 task_digest__hash(const struct task_digest *t)
 {
-	u64 h = hash_bytes(&t->tid, sizeof(t->tid), 0xcbf29ce484222325ULL);
+	u64 h = hash_bytes(&t->tid, sizeof(t->tid), FNV64_OFFSET);
 
 	h = hash_bytes(&t->nr_events, sizeof(t->nr_events), h);
 	return hash_bytes(&t->hash, sizeof(t->hash), h);
@@ -204,7 +207,7 @@ static int synth_method__fold(struct synth_method *m)
 				m->digest += task_digest__hash(t);
 			t = &m->tasks[m->nr_tasks++];
 			t->tid = e->tid;
-			t->hash = 0xcbf29ce484222325ULL;
+			t->hash = FNV64_OFFSET;
 		}
 		t->hash = hash_bytes(&e->hash, sizeof(e->hash), t->hash);
 		t->nr_events++;
