@@ -64,7 +64,7 @@ checkpatch: kernel-tree
 	@$(S)/checkpatch.sh
 
 bench: all
-	@bench/run $(if $(TASKS),--tasks $(TASKS)) $(if $(THREADS),--threads $(THREADS)) $(if $(SWEEP),--sweep "$(SWEEP)") $(if $(ITER),--iterations $(ITER)) $(if $(LIBS_TASKS),--libs-tasks $(LIBS_TASKS))
+	@bench/run $(if $(TASKS),--tasks $(TASKS)) $(if $(THREADS),--threads $(THREADS)) $(if $(SWEEP),--sweep "$(SWEEP)") $(if $(SYNTH_SWEEP),--synth-sweep "$(SYNTH_SWEEP)") $(if $(ITER),--iterations $(ITER)) $(if $(LIBS_TASKS),--libs-tasks $(LIBS_TASKS))
 
 clean-cache:
 	rm -rf "$(TASKDIAG_CACHE)"

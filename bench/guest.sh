@@ -7,6 +7,7 @@
 #   R <tasks> <method> <tasks> <bytes>  what a raw read read
 #   D <tasks> <method> <tasks> <digest> <differ> <renamed> <alone>
 #                                       digest of the events of a synthesis
+#   SWEEP <tasks>                       a size timed for synthesis only
 #   LIBS <tasks> <tasks up> <objects> <big> <areas> <exec areas> <areas> <exec areas>
 #                                       the realistic workload: a big process, another
 #   META <key> <value>                  what it ran on
@@ -14,6 +15,7 @@ set -u
 out=${BENCH_OUT:?}
 perf=$out/perf
 sizes=${BENCH_SIZES:-50000}
+synth_sizes=${BENCH_SYNTH_SIZES:-}
 threads=${BENCH_THREADS:-5}
 big=${BENCH_BIG:-10}
 libs_size=${BENCH_LIBS_SIZE:-10000}
@@ -223,18 +225,19 @@ maps_of() {
 # where every open is a round trip to QEMU: on a machine of its own perf
 # finds them in the page cache, and so it does here.  Same files for
 # /proc and task_diag; the root is read-only, so nothing else changes.
+# perf record's opens stand for perf trace's and top's, the same binary
+# and libraries: under strace, perf trace's patching of the syscall
+# tracepoints' branches as tasks run through them made the 6.12 guest
+# oops on a stale int3 under TCG.
 files_to_tmpfs() {
 	local cfg f n=0
+	: >/tmp/bench.opens
 	for cfg in "$proc_cfg" "$td_cfg"; do
 		PERF_CONFIG=$cfg strace -f -qq -e trace=open,openat,execve \
-			-e status=successful -o /tmp/bench.opens \
+			-e status=successful -o /tmp/bench.opens1 \
 			"$perf" record -a -q -o /tmp/bench.data -- true \
 			>/dev/null 2>&1 </dev/null
-		PERF_CONFIG=$cfg strace -f -qq -e trace=open,openat,execve \
-			-e status=successful -o /tmp/bench.opens2 \
-			"$perf" trace -a -o /dev/null -- true \
-			>/dev/null 2>&1 </dev/null
-		cat /tmp/bench.opens2 >>/tmp/bench.opens
+		cat /tmp/bench.opens1 >>/tmp/bench.opens
 	done
 	for f in $(grep -o '"/[^"]*"' /tmp/bench.opens | tr -d '"' | sort -u |
 		   grep -v -e '^/proc/' -e '^/sys/' -e '^/dev/' -e '^/tmp/'); do
@@ -242,7 +245,7 @@ files_to_tmpfs() {
 		[ -f "$f" ] || continue
 		touch -c "$f" && n=$((n + 1))
 	done
-	rm -f /tmp/bench.opens /tmp/bench.opens2 /tmp/bench.data
+	rm -f /tmp/bench.opens /tmp/bench.opens1 /tmp/bench.data
 	say "$n files perf opens copied from 9p to tmpfs"
 }
 files_to_tmpfs
@@ -306,6 +309,19 @@ for size in $sizes; do
 		syscalls "$size" record-taskdiag env PERF_CONFIG="$td_cfg" "$perf" record -a -q -o /tmp/s.data -- true
 	fi
 
+	workload_stop
+done
+
+# The sweep past the full sizes: the synthesis sources and the raw stat
+# readers only, whose cost per task is the question there
+for size in $synth_sizes; do
+	workload_start "$size" || exit 1
+	echo "TASKS $size $total"
+	echo "SHAPE $size $((size / threads)) $threads"
+	echo "SWEEP $size"
+	say "sweep at $size tasks: perf bench taskdiag; raw stat readers"
+	perf_bench_taskdiag "$size" synth || exit 1
+	rawread "$size" raw proc-stat td-stat || exit 1
 	workload_stop
 done
 
