@@ -177,4 +177,89 @@ TEST_F(names, too_long_for_a_record)
 	check_deep(_metadata, self->dirfd, 80, 'e', 250, false);
 }
 
+/* Two files, one in a deep directory, one with newlines in its name */
+struct two_files {
+	int deep, nl;
+};
+
+/*
+ * In a spawn_child(): areas of one file, of the other between them, and
+ * of the first again, each area a mapping of its own (no two merge)
+ */
+static int map_alternating_fn(void *arg)
+{
+	struct two_files *f = arg;
+	const int order[] = { 0, 0, 1, 0, 1, 1, 0 };
+	char *base;
+	size_t i;
+
+	base = mmap(NULL, 16 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	if (base == MAP_FAILED)
+		return 1;
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		/* the page offset keeps neighbours of one file apart */
+		if (mmap(base + 2 * i * 4096, 4096, PROT_READ,
+			 MAP_SHARED | MAP_FIXED, order[i] ? f->nl : f->deep,
+			 (i % 2) * 4096) == MAP_FAILED)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The name of a file is made once for its areas that follow each other:
+ * areas of two files, alternating, must each have the name maps gives
+ * (one is built where d_path() writes, the other escaped at the start of
+ * the buffer)
+ */
+TEST_F(names, areas_of_two_files_alternating)
+{
+	struct two_files f;
+	struct proc_maps m;
+	struct stat sd, sn;
+	struct td_dump d;
+	size_t i, j, seen = 0;
+	pid_t pid;
+
+	f.deep = make_deep_file(self->dirfd, 20, 'd', 250);
+	ASSERT_GE(f.deep, 0);
+	f.nl = openat(self->dirfd, "new\nline", O_RDWR | O_CREAT, 0644);
+	ASSERT_GE(f.nl, 0);
+	ASSERT_EQ(0, ftruncate(f.deep, 2 * 4096));
+	ASSERT_EQ(0, ftruncate(f.nl, 2 * 4096));
+	ASSERT_EQ(0, fstat(f.deep, &sd));
+	ASSERT_EQ(0, fstat(f.nl, &sn));
+	pid = spawn_child(map_alternating_fn, &f);
+	close(f.deep);
+	close(f.nl);
+	ASSERT_GT(pid, 0);
+
+	ASSERT_EQ(0, proc_read_maps(pid, false, &m)) {
+		kill_reap(pid);
+	}
+	ASSERT_EQ(0, td_dump(&d, TASK_DIAG_SHOW_VMA, TASK_DIAG_DUMP_ONE, pid,
+			     TD_BUF_BIG)) {
+		kill_reap(pid);
+	}
+	TD_EXPECT_CLEAN(&d);
+	ASSERT_EQ(1U, d.nr_tasks);
+	for (i = 0; i < d.tasks[0].nr_vmas; i++) {
+		const struct td_vma *v = &d.tasks[0].vmas[i];
+
+		if (v->rec.inode != sd.st_ino && v->rec.inode != sn.st_ino)
+			continue;
+		for (j = 0; j < m.nr && m.v[j].start != v->rec.start; j++)
+			;
+		ASSERT_LT(j, m.nr);
+		ASSERT_NE(NULL, v->name);
+		EXPECT_STREQ(m.v[j].name, v->name);
+		seen++;
+	}
+	EXPECT_EQ(7U, seen);
+	td_dump_free(&d);
+	proc_maps_free(&m);
+	kill_reap(pid);
+}
+
 TEST_HARNESS_MAIN
