@@ -110,6 +110,20 @@ FIXTURE_TEARDOWN(names)
 	rmdir(self->dir);
 }
 
+/* The VMA dump of the child @pid into @d: one task, no errors */
+static void dump_child(struct __test_metadata *_metadata, pid_t pid,
+		       struct td_dump *d)
+{
+	ASSERT_EQ(0, td_dump(d, TASK_DIAG_SHOW_VMA, TASK_DIAG_DUMP_ONE, pid,
+			     TD_BUF_BIG)) {
+		kill_reap(pid);
+	}
+	TD_EXPECT_CLEAN(d);
+	ASSERT_EQ(1U, d->nr_tasks) {
+		kill_reap(pid);
+	}
+}
+
 /* Map a file @depth directories of @len times @c deep; dump it, and maps */
 static void check_deep(struct __test_metadata *_metadata, int dirfd,
 		       int depth, char c, size_t len, bool fits)
@@ -133,12 +147,7 @@ static void check_deep(struct __test_metadata *_metadata, int dirfd,
 	ASSERT_NE(NULL, want) {
 		kill_reap(pid);
 	}
-	ASSERT_EQ(0, td_dump(&d, TASK_DIAG_SHOW_VMA, TASK_DIAG_DUMP_ONE, pid,
-			     TD_BUF_BIG)) {
-		kill_reap(pid);
-	}
-	TD_EXPECT_CLEAN(&d);
-	ASSERT_EQ(1U, d.nr_tasks);
+	dump_child(_metadata, pid, &d);
 	for (i = 0; i < d.tasks[0].nr_vmas; i++) {
 		if (d.tasks[0].vmas[i].rec.inode == st.st_ino)
 			v = &d.tasks[0].vmas[i];
@@ -238,12 +247,7 @@ TEST_F(names, areas_of_two_files_alternating)
 	ASSERT_EQ(0, proc_read_maps(pid, false, &m)) {
 		kill_reap(pid);
 	}
-	ASSERT_EQ(0, td_dump(&d, TASK_DIAG_SHOW_VMA, TASK_DIAG_DUMP_ONE, pid,
-			     TD_BUF_BIG)) {
-		kill_reap(pid);
-	}
-	TD_EXPECT_CLEAN(&d);
-	ASSERT_EQ(1U, d.nr_tasks);
+	dump_child(_metadata, pid, &d);
 	for (i = 0; i < d.tasks[0].nr_vmas; i++) {
 		const struct td_vma *v = &d.tasks[0].vmas[i];
 
