@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * taskdiag --json: one JSON object per task and per line.  Addresses and
- * flags are hex strings (they do not fit in a double); strings are escaped,
+ * taskdiag --json: one JSON object per task and per line.  64-bit values
+ * are decimal strings and addresses and flags hex strings: a JSON parser
+ * may keep numbers in doubles, exact only to 2^53.  Strings are escaped,
  * and bytes that are not UTF-8 are written as \u00XX.
  */
 #include <stdio.h>
@@ -10,27 +11,6 @@
 #include "cmd.h"
 
 #define U(x)	((unsigned long long)(x))
-
-/* The length of the valid UTF-8 sequence at @s, or 0 */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
 
 static void json_string(FILE *f, const char *str)
 {
@@ -54,30 +34,60 @@ static void json_string(FILE *f, const char *str)
 	fputc('"', f);
 }
 
-/* ,"name":{"field":value,...} */
-static void json_fields(FILE *f, const char *name, const void *group,
-			const struct cmd_field *fields)
+/* "name":value for the field @fld of @group (NULL: not sent, null) */
+static void json_field(FILE *f, const struct cmd_field *fld, const void *group)
 {
+	const char *p = (const char *)group + fld->off;
+	const __u32 *cap = (const __u32 *)p;
+	char state[2] = { 0 };
+
+	fprintf(f, "\"%s\":", fld->name);
+	if (!group) {
+		fprintf(f, "null");
+		return;
+	}
+	switch (fld->kind) {
+	case CMD_U32:
+		fprintf(f, "%llu", field_value(group, fld));
+		break;
+	case CMD_STATE:
+		state[0] = state_letter(*(const __u8 *)p);
+		json_string(f, state);
+		break;
+	case CMD_COMM:
+		json_string(f, p);
+		break;
+	case CMD_CAPS:
+		fprintf(f, "\"0x%08x%08x\"", cap[1], cap[0]);
+		break;
+	case CMD_U64:
+	default:
+		fprintf(f, "\"%llu\"", field_value(group, fld));
+		break;
+	}
+}
+
+/* ,"name":{"field":value,...} with every field of @group */
+static void json_group(FILE *f, const char *name, const void *p, int group)
+{
+	const struct cmd_field *fld;
 	const char *sep = "";
 
 	fprintf(f, ",\"%s\":{", name);
-	for (; fields->name; fields++, sep = ",")
-		fprintf(f, "%s\"%s\":%llu", sep, fields->name,
-			field_value(group, fields));
+	for (fld = cmd_fields; fld->name; fld++) {
+		if (fld->group != group)
+			continue;
+		fputs(sep, f);
+		json_field(f, fld, p);
+		sep = ",";
+	}
+	fputc('}', f);
 }
 
-static void json_base(FILE *f, const struct task_diag_base *b)
+static void json_ids(FILE *f, const char *name, const __u32 *ids)
 {
-	static const char letters[] = "RSDTtXZPI";
-	char state[2] = { b->state < 9 ? letters[b->state] : '?', 0 };
-
-	fprintf(f, ",\"base\":{\"tgid\":%u,\"pid\":%u,\"ppid\":%u", b->tgid,
-		b->pid, b->ppid);
-	fprintf(f, ",\"tpid\":%u,\"sid\":%u,\"pgid\":%u,\"state\":\"%s\"",
-		b->tpid, b->sid, b->pgid, state);
-	fprintf(f, ",\"comm\":");
-	json_string(f, b->comm);
-	fputc('}', f);
+	fprintf(f, "\"%s\":{\"real\":%u,\"effective\":%u,\"saved\":%u,\"fs\":%u}",
+		name, ids[0], ids[1], ids[2], ids[3]);
 }
 
 static void json_caps(FILE *f, const char *name,
@@ -88,9 +98,13 @@ static void json_caps(FILE *f, const char *name,
 
 static void json_creds(FILE *f, const struct task_diag_creds *c)
 {
-	fprintf(f, ",\"cred\":{\"uid\":[%u,%u,%u,%u],\"gid\":[%u,%u,%u,%u]",
-		c->uid, c->euid, c->suid, c->fsuid, c->gid, c->egid, c->sgid,
-		c->fsgid);
+	const __u32 uids[] = { c->uid, c->euid, c->suid, c->fsuid };
+	const __u32 gids[] = { c->gid, c->egid, c->sgid, c->fsgid };
+
+	fprintf(f, ",\"cred\":{");
+	json_ids(f, "uid", uids);
+	fputc(',', f);
+	json_ids(f, "gid", gids);
 	json_caps(f, "cap_inheritable", &c->cap_inheritable);
 	json_caps(f, "cap_permitted", &c->cap_permitted);
 	json_caps(f, "cap_effective", &c->cap_effective);
@@ -104,19 +118,17 @@ static void json_vma(FILE *f, const struct taskdiag_vma *v)
 
 	fprintf(f, "{\"start\":\"0x%llx\",\"end\":\"0x%llx\"", U(r->start),
 		U(r->end));
-	fprintf(f, ",\"flags\":\"0x%llx\",\"pgoff\":%llu", U(r->vm_flags),
+	fprintf(f, ",\"flags\":\"0x%llx\",\"pgoff\":\"%llu\"", U(r->vm_flags),
 		U(r->pgoff));
-	fprintf(f, ",\"major\":%u,\"minor\":%u,\"inode\":%llu", r->major,
+	fprintf(f, ",\"major\":%u,\"minor\":%u,\"inode\":\"%llu\"", r->major,
 		r->minor, U(r->inode));
 	fprintf(f, ",\"generation\":%u", r->generation);
 	if (v->name) {
 		fprintf(f, ",\"name\":");
 		json_string(f, v->name);
 	}
-	if (v->stat) {
-		json_fields(f, "stat", v->stat, vma_stat_fields);
-		fputc('}', f);
-	}
+	if (v->stat)
+		json_group(f, "stat", v->stat, TASK_DIAG_VMA_STAT);
 	fputc('}', f);
 }
 
@@ -134,28 +146,53 @@ static void json_vmas(FILE *f, const struct taskdiag_task *task)
 	fputc(']', f);
 }
 
-void print_json(FILE *f, const struct cmd_opts *o,
-		const struct taskdiag_task *task)
+static void json_groups(FILE *f, const struct cmd_opts *o,
+			const struct taskdiag_task *task)
 {
-	const struct task_diag_statm *sm = taskdiag_task__statm(task);
-	const struct task_diag_stat *st = taskdiag_task__stat(task);
+	const struct task_diag_creds *cr = taskdiag_task__creds(task);
+	const void *p;
 
-	fprintf(f, "{\"pid\":%u,\"tgid\":%u,\"exited\":%s",
-		taskdiag_task__pid(task), taskdiag_task__tgid(task),
+	fprintf(f, ",\"exited\":%s",
 		taskdiag_task__exited(task) ? "true" : "false");
-	if (taskdiag_task__base(task))
-		json_base(f, taskdiag_task__base(task));
-	if (taskdiag_task__creds(task))
-		json_creds(f, taskdiag_task__creds(task));
-	if (st) {
-		json_fields(f, "stat", st, stat_fields);
-		fprintf(f, ",\"threads\":%u}", st->threads);
-	}
-	if (sm) {
-		json_fields(f, "statm", sm, statm_fields);
-		fputc('}', f);
-	}
+	p = taskdiag_task__base(task);
+	if (p)
+		json_group(f, "base", p, TASK_DIAG_BASE);
+	if (cr && o->show_flags & TASK_DIAG_SHOW_CRED)
+		json_creds(f, cr);
+	p = taskdiag_task__stat(task);
+	if (p)
+		json_group(f, "stat", p, TASK_DIAG_STAT);
+	p = taskdiag_task__statm(task);
+	if (p)
+		json_group(f, "statm", p, TASK_DIAG_STATM);
 	if (taskdiag_task__has(task, TASK_DIAG_VMA))
 		json_vmas(f, task);
+}
+
+/**
+ * print_json() - a task as a line of JSON
+ * @f: the output
+ * @o: the options: with -o, the fields listed, each null if its group
+ *	was not sent; without, every group sent
+ * @backend: the name of the backend that serves
+ * @task: the task
+ */
+void print_json(FILE *f, const struct cmd_opts *o, const char *backend,
+		const struct taskdiag_task *task)
+{
+	const struct cmd_field *fld;
+	size_t i;
+
+	fprintf(f, "{\"backend\":\"%s\"", backend);
+	if (!o->nr_columns) {
+		fprintf(f, ",\"pid\":%u,\"tgid\":%u", taskdiag_task__pid(task),
+			taskdiag_task__tgid(task));
+		json_groups(f, o, task);
+	}
+	for (i = 0; i < o->nr_columns; i++) {
+		fld = o->columns[i];
+		fputc(',', f);
+		json_field(f, fld, task_group(task, fld->group));
+	}
 	fprintf(f, "}\n");
 }

@@ -74,7 +74,7 @@ normalize() {
 	/^  smaps / {
 		for (i = 2; i < NF; i += 2) {
 			if ($i == "pss")
-				$(i + 1) = file ? "-" : "kB:" int($(i + 1) / 4194304)
+				$(i + 1) = file ? "-" : "kB:" int($(i + 1) / 1024)
 			if (file && $i ~ /^(shared|private)_(clean|dirty)$/)
 				$(i + 1) = "-"
 		}
@@ -82,7 +82,7 @@ normalize() {
 	{ print }'
 }
 
-FULL="--base --cred --stat --statm --smaps"
+FULL="--base --cred --stat --statm --smaps --no-headers"
 
 # same_records NAME STRATEGY PID: both backends, field by field
 same_records() {
@@ -146,7 +146,8 @@ check "kernel: read-only MAP_SHARED file: MAYSHARE without SHARED" shared_ro
 
 maps_of_one() {
 	cat "/proc/$vpid/maps" >"$tmp/m"
-	"$cmd" one --pid "$vpid" --maps --backend=kernel | tail -n +2 >"$tmp/k"
+	"$cmd" one --pid "$vpid" --maps --backend=kernel --no-headers |
+		tail -n +2 >"$tmp/k"
 	diff -u "$tmp/m" "$tmp/k"
 }
 check "kernel: one --maps = /proc/PID/maps" maps_of_one
