@@ -12,7 +12,7 @@ jq gcc-multilib linux-config-6.12
 python3-dev python3-setuptools libperl-dev libslang2-dev libunwind-dev
 libzstd-dev liblzma-dev zlib1g-dev libnuma-dev libcapstone-dev libcap-dev
 libpfm4-dev libbabeltrace-dev systemtap-sdt-dev libdebuginfod-dev
-libiberty-dev llvm dwarves"
+libiberty-dev llvm dwarves abigail-tools"
 
 missing=""
 for p in $PKGS; do

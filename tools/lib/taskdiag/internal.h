@@ -30,6 +30,7 @@
 /* One VMA of a task: the public part and the storage it points into */
 struct td_vma {
 	struct taskdiag_vma		pub;	/* pointers set by td_task_finish() */
+	bool				has_stat;
 	struct task_diag_vma_stat	stat;
 	__u8				build_id[TASK_DIAG_BUILD_ID_MAX];
 	size_t				name_pos; /* in task->names, or TD_NO_NAME */
@@ -117,6 +118,17 @@ int td_err(struct taskdiag *td, int err, const char *fmt, ...) __printf(3, 4);
 
 /* util.c */
 void *td_realloc(struct taskdiag *td, void *ptr, size_t size);
+int td_opts_copy(void *dst, size_t size, const void *src, size_t src_sz);
+extern void *(*td_realloc_hook)(void *ptr, size_t size);
+
+/*
+ * The allocator of the sessions created after it is set, realloc() by
+ * default (NULL): a test hook to inject ENOMEM, exported in the version
+ * node LIBTASKDIAG_PRIVATE, in no public header.  Memory is freed with
+ * free().
+ */
+LIBTASKDIAG_API void taskdiag__test_set_realloc(void *(*fn)(void *ptr,
+							      size_t size));
 int td_grow(struct taskdiag *td, void **ptr, size_t *cap, size_t need,
 	    size_t elem);
 char *td_strdup(struct taskdiag *td, const char *s);
@@ -159,6 +171,9 @@ extern const struct td_backend_ops td_kernel_ops;
 int td_kernel_open(struct taskdiag *td);
 void td_kernel_close(struct taskdiag *td);
 int td_kernel_probe(struct taskdiag *td);
+
+/* session.c */
+const char *td_new_error(void);
 
 /* procfs.c */
 extern const struct td_backend_ops td_procfs_ops;

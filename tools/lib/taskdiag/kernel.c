@@ -126,10 +126,15 @@ static __u32 td_self_pid(struct taskdiag *td)
  */
 int td_kernel_probe(struct taskdiag *td)
 {
+	struct taskdiag_request_opts req = {
+		.sz		= sizeof(req),
+		.strategy	= TASK_DIAG_DUMP_ONE,
+		.pid		= td_self_pid(td),
+	};
 	struct taskdiag_task *task;
 	int ret, n = 0;
 
-	ret = taskdiag__request(td, TASK_DIAG_DUMP_ONE, td_self_pid(td), 0);
+	ret = taskdiag__request(td, &req);
 	if (ret)
 		return ret;
 	while ((ret = taskdiag__next(td, &task)) > 0)

@@ -54,7 +54,7 @@ int td_err(struct taskdiag *td, int err, const char *fmt, ...)
 
 const char *taskdiag__errmsg(const struct taskdiag *td)
 {
-	return td ? td->errmsg : "";
+	return td ? td->errmsg : td_new_error();
 }
 
 const char *taskdiag__strerror(int err, char *buf, size_t size)

@@ -43,16 +43,20 @@ size_t td_request_build(struct taskdiag *td, void *buf, size_t size)
 	return sizeof(req);
 }
 
-int taskdiag__request(struct taskdiag *td, __u64 strategy, __u32 pid,
-		      __u64 show_flags)
+int taskdiag__request(struct taskdiag *td,
+		      const struct taskdiag_request_opts *user_opts)
 {
+	struct taskdiag_request_opts opts;
 	int err;
 
-	if (!td)
+	if (!td || !user_opts)
 		return -EINVAL;
-	td->strategy = strategy;
-	td->pid = pid;
-	td->show_flags = show_flags;
+	err = td_opts_copy(&opts, sizeof(opts), user_opts, user_opts->sz);
+	if (err)
+		return td_err(td, err, "bad struct taskdiag_request_opts");
+	td->strategy = opts.strategy;
+	td->pid = opts.pid;
+	td->show_flags = opts.show_flags;
 	td->seq++;
 	td->errmsg[0] = '\0';
 	td->state = TD_IDLE;

@@ -3,31 +3,26 @@
  * Sessions: options, the choice of the backend, and the end of it all.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "procfs.h"
 
-/*
- * Copy the caller's options: an older, smaller struct is fine; a newer,
- * larger one only if what we do not know of it is zero.
- */
-static int td_opts_copy(struct taskdiag_opts *dst,
-			const struct taskdiag_opts *src)
-{
-	size_t i;
+/* Why the last taskdiag__new() of this thread failed */
+static __thread char td_new_errmsg[TD_ERRMSG_LEN];
 
-	memset(dst, 0, sizeof(*dst));
-	if (!src)
-		return 0;
-	if (src->sz < td_offsetofend(struct taskdiag_opts, sz))
-		return -EINVAL;
-	for (i = sizeof(*dst); i < src->sz; i++)
-		if (((const char *)src)[i])
-			return -EINVAL;
-	memcpy(dst, src, src->sz < sizeof(*dst) ? src->sz : sizeof(*dst));
-	return 0;
+const char *td_new_error(void)
+{
+	return td_new_errmsg;
+}
+
+static struct taskdiag *td_new_failed(int err, const char *msg)
+{
+	snprintf(td_new_errmsg, sizeof(td_new_errmsg), "%s", msg);
+	errno = -err;
+	return NULL;
 }
 
 static int td_use_stream(struct taskdiag *td,
@@ -99,30 +94,30 @@ struct taskdiag *taskdiag__new(const struct taskdiag_opts *user_opts)
 {
 	struct taskdiag_opts opts;
 	struct taskdiag *td;
+	char msg[TD_ERRMSG_LEN];
 	int err;
 
-	err = td_opts_copy(&opts, user_opts);
-	if (err) {
-		errno = -err;
-		return NULL;
-	}
-	td = opts.realloc_fn ? opts.realloc_fn(NULL, sizeof(*td)) :
+	err = td_opts_copy(&opts, sizeof(opts), user_opts,
+			   user_opts ? user_opts->sz : 0);
+	if (err)
+		return td_new_failed(err, "bad struct taskdiag_opts");
+	td = td_realloc_hook ? td_realloc_hook(NULL, sizeof(*td)) :
 			       malloc(sizeof(*td));
-	if (!td) {
-		errno = ENOMEM;
-		return NULL;
-	}
+	if (!td)
+		return td_new_failed(-ENOMEM, "out of memory for the session");
 	memset(td, 0, sizeof(*td));
-	td->realloc_fn = opts.realloc_fn;
+	td->realloc_fn = td_realloc_hook;
 	td->kernel_fd = -1;
 
 	err = td_setup(td, &opts);
 	if (err) {
 		td_log(TASKDIAG_LOG_DEBUG, "%s: %s", __func__, td->errmsg);
+		snprintf(msg, sizeof(msg), "%s", td->errmsg[0] ? td->errmsg :
+			 "the backend cannot be set up");
 		taskdiag__delete(td);
-		errno = -err;
-		return NULL;
+		return td_new_failed(err, msg);
 	}
+	td_new_errmsg[0] = '\0';
 	if (td->ops == &td_kernel_ops)
 		td->stream.read_ahead = opts.read_ahead;
 	td_log(TASKDIAG_LOG_DEBUG, "backend: %s",

@@ -29,8 +29,9 @@ void td_task_finish(struct taskdiag_task *task)
 		v = &task->vmas[i];
 		v->pub.name = v->name_pos == TD_NO_NAME ? NULL :
 			      task->names + v->name_pos;
-		v->pub.stat = v->pub.vma.stat_len ? &v->stat : NULL;
-		v->pub.build_id = v->pub.vma.build_id_len ? v->build_id : NULL;
+		v->pub.stat = v->has_stat ? &v->stat : NULL;
+		v->pub.stat_size = v->has_stat ? sizeof(v->stat) : 0;
+		v->pub.build_id = v->pub.build_id_len ? v->build_id : NULL;
 	}
 }
 
@@ -119,24 +120,43 @@ bool taskdiag_task__exited(const struct taskdiag_task *task)
 	return task->exited;
 }
 
-const struct task_diag_base *taskdiag_task__base(const struct taskdiag_task *task)
+/* A group of @task if it was received, and its size */
+static const void *td_task_get(const struct taskdiag_task *task, int group,
+			       const void *copy, size_t copy_size, size_t *size)
 {
-	return taskdiag_task__has(task, TASK_DIAG_BASE) ? &task->base : NULL;
+	bool has = taskdiag_task__has(task, group);
+
+	if (size)
+		*size = has ? copy_size : 0;
+	return has ? copy : NULL;
 }
 
-const struct task_diag_creds *taskdiag_task__creds(const struct taskdiag_task *task)
+const struct task_diag_base *
+taskdiag_task__base(const struct taskdiag_task *task, size_t *size)
 {
-	return taskdiag_task__has(task, TASK_DIAG_CRED) ? &task->creds : NULL;
+	return td_task_get(task, TASK_DIAG_BASE, &task->base,
+			   sizeof(task->base), size);
 }
 
-const struct task_diag_stat *taskdiag_task__stat(const struct taskdiag_task *task)
+const struct task_diag_creds *
+taskdiag_task__creds(const struct taskdiag_task *task, size_t *size)
 {
-	return taskdiag_task__has(task, TASK_DIAG_STAT) ? &task->stat : NULL;
+	return td_task_get(task, TASK_DIAG_CRED, &task->creds,
+			   sizeof(task->creds), size);
 }
 
-const struct task_diag_statm *taskdiag_task__statm(const struct taskdiag_task *task)
+const struct task_diag_stat *
+taskdiag_task__stat(const struct taskdiag_task *task, size_t *size)
 {
-	return taskdiag_task__has(task, TASK_DIAG_STATM) ? &task->statm : NULL;
+	return td_task_get(task, TASK_DIAG_STAT, &task->stat,
+			   sizeof(task->stat), size);
+}
+
+const struct task_diag_statm *
+taskdiag_task__statm(const struct taskdiag_task *task, size_t *size)
+{
+	return td_task_get(task, TASK_DIAG_STATM, &task->statm,
+			   sizeof(task->statm), size);
 }
 
 size_t taskdiag_task__nr_vmas(const struct taskdiag_task *task)

@@ -10,6 +10,13 @@
 
 #include "internal.h"
 
+void *(*td_realloc_hook)(void *ptr, size_t size);
+
+void taskdiag__test_set_realloc(void *(*fn)(void *ptr, size_t size))
+{
+	td_realloc_hook = fn;
+}
+
 void *td_realloc(struct taskdiag *td, void *ptr, size_t size)
 {
 	if (td && td->realloc_fn)
@@ -50,6 +57,34 @@ int td_grow(struct taskdiag *td, void **ptr, size_t *cap, size_t need,
 			      n * elem);
 	*ptr = p;
 	*cap = n;
+	return 0;
+}
+
+/**
+ * td_opts_copy() - copy a caller's options struct that starts with its size
+ * @dst: the library's struct
+ * @size: its size
+ * @src: the caller's, or NULL for all zero
+ * @src_sz: the caller's size (its first field)
+ *
+ * An older, smaller struct is fine; a newer, larger one only if what the
+ * library does not know of it is zero.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int td_opts_copy(void *dst, size_t size, const void *src, size_t src_sz)
+{
+	size_t i;
+
+	memset(dst, 0, size);
+	if (!src)
+		return 0;
+	if (src_sz < sizeof(size_t))
+		return -EINVAL;
+	for (i = size; i < src_sz; i++)
+		if (((const char *)src)[i])
+			return -EINVAL;
+	memcpy(dst, src, src_sz < size ? src_sz : size);
 	return 0;
 }
 

@@ -49,15 +49,23 @@ int td_vma_add(struct taskdiag *td, const struct task_diag_vma *rec,
 
 	v = &task->vmas[task->nr_vmas++];
 	memset(v, 0, sizeof(*v));
-	v->pub.vma = *rec;
-	if (stat)
+	v->pub.sz = sizeof(v->pub);
+	v->pub.start = rec->start;
+	v->pub.end = rec->end;
+	v->pub.vm_flags = rec->vm_flags;
+	v->pub.pgoff = rec->pgoff;
+	v->pub.inode = rec->inode;
+	v->pub.major = rec->major;
+	v->pub.minor = rec->minor;
+	v->pub.generation = rec->generation;
+	if (stat) {
 		v->stat = *stat;
-	else
-		v->pub.vma.stat_len = 0;
-	if (build_id)
+		v->has_stat = true;
+	}
+	if (build_id) {
 		memcpy(v->build_id, build_id, rec->build_id_len);
-	else
-		v->pub.vma.build_id_off = v->pub.vma.build_id_len = 0;
+		v->pub.build_id_len = rec->build_id_len;
+	}
 	v->name_pos = TD_NO_NAME;
 	if (name) {
 		v->name_pos = task->names_len;
@@ -207,7 +215,7 @@ int td_vma_parse_attr(struct taskdiag *td, const char *data, size_t len)
 int taskdiag_vma__format(const struct taskdiag_vma *vma, char *buf,
 			 size_t size)
 {
-	const struct task_diag_vma *r = &vma->vma;
+	const struct taskdiag_vma *r = vma;
 	char head[128];
 	int len, pad;
 

@@ -121,19 +121,33 @@ static __u64 td_synth__vma_show(bool mmap_data)
 	       (symbol_conf.buildid_mmap2 ? TASK_DIAG_SHOW_VMA_BUILD_ID : 0);
 }
 
+/* taskdiag__request() of @strategy for @pid with the groups @show */
+static int td_synth__ask(struct taskdiag *td, __u64 strategy, pid_t pid,
+			 __u64 show)
+{
+	struct taskdiag_request_opts req = {
+		.sz		= sizeof(req),
+		.strategy	= strategy,
+		.show_flags	= show,
+		.pid		= pid,
+	};
+
+	return taskdiag__request(td, &req);
+}
+
 /*
- * taskdiag__request(), and again without the build IDs on a kernel that
+ * td_synth__ask(), and again without the build IDs on a kernel that
  * refuses them (EINVAL) but may know the rest; notes whether the kernel
  * reads the build IDs of the answer
  */
 static int td_synth__request(struct td_synth *s, struct taskdiag *td,
 			     __u64 strategy, pid_t pid, __u64 show)
 {
-	int err = taskdiag__request(td, strategy, pid, show);
+	int err = td_synth__ask(td, strategy, pid, show);
 
 	if (err == -EINVAL && (show & TASK_DIAG_SHOW_VMA_BUILD_ID)) {
 		show &= ~TASK_DIAG_SHOW_VMA_BUILD_ID;
-		err = taskdiag__request(td, strategy, pid, show);
+		err = td_synth__ask(td, strategy, pid, show);
 	}
 	s->build_ids = !err && (show & TASK_DIAG_SHOW_VMA_BUILD_ID);
 	return err;
@@ -149,10 +163,10 @@ static const struct build_id *td_synth__build_id(const struct td_synth *s,
 						 struct build_id *bid)
 {
 	if (v->build_id) {
-		build_id__init(bid, v->build_id, v->vma.build_id_len);
+		build_id__init(bid, v->build_id, v->build_id_len);
 		return bid;
 	}
-	if (s->build_ids && !v->vma.inode && !v->vma.major && !v->vma.minor) {
+	if (s->build_ids && !v->inode && !v->major && !v->minor) {
 		memset(bid, 0, sizeof(*bid));
 		return bid;
 	}
@@ -168,14 +182,14 @@ static int td_synth__mmaps(struct td_synth *s, struct taskdiag_task *proc,
 	size_t i;
 
 	taskdiag_task__for_each_vma(proc, i, v) {
-		ev->start = v->vma.start;
-		ev->len = v->vma.end;		/* made a length by the entry */
-		ev->pgoff = v->vma.pgoff;
-		ev->maj = v->vma.major;
-		ev->min = v->vma.minor;
-		ev->ino = v->vma.inode;
-		ev->prot = td_synth__prot(v->vma.vm_flags);
-		ev->flags = v->vma.vm_flags & TASK_DIAG_VMA_F_MAYSHARE ?
+		ev->start = v->start;
+		ev->len = v->end;		/* made a length by the entry */
+		ev->pgoff = v->pgoff;
+		ev->maj = v->major;
+		ev->min = v->minor;
+		ev->ino = v->inode;
+		ev->prot = td_synth__prot(v->vm_flags);
+		ev->flags = v->vm_flags & TASK_DIAG_VMA_F_MAYSHARE ?
 			    MAP_SHARED : MAP_PRIVATE;
 		strlcpy(ev->filename, v->name ?: "", sizeof(ev->filename));
 		if (perf_event__synthesize_mmap2_entry(s->tool, s->mmap_event,
@@ -204,7 +218,7 @@ static int td_synth__comm(struct td_synth *s, const struct task_diag_base *b)
  */
 static int td_synth__thread(struct td_synth *s, struct taskdiag_task *t)
 {
-	const struct task_diag_base *b = taskdiag_task__base(t);
+	const struct task_diag_base *b = taskdiag_task__base(t, NULL);
 	struct taskdiag_task *proc;
 
 	if (!b)
@@ -238,17 +252,17 @@ static int td_synth__two_txns(struct td_synth *s, struct taskdiag *threads,
 {
 	int err;
 
-	err = taskdiag__request(threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
-				TASK_DIAG_SHOW_BASE);
+	err = td_synth__ask(threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
+			    TASK_DIAG_SHOW_BASE);
 	if (err || !s->needs_mmap)
 		return err;
 
 	s->maps = td_synth__open(new_source, false);
 	if (!s->maps)
 		return -errno;
-	err = taskdiag__request(s->maps, TASK_DIAG_DUMP_ALL, 0,
-				td_synth__vma_show(s->mmap_data) &
-				~TASK_DIAG_SHOW_VMA_BUILD_ID);
+	err = td_synth__ask(s->maps, TASK_DIAG_DUMP_ALL, 0,
+			    td_synth__vma_show(s->mmap_data) &
+			    ~TASK_DIAG_SHOW_VMA_BUILD_ID);
 	if (err)
 		return err;
 	s->maps_state = taskdiag__next(s->maps, &s->proc);
@@ -501,7 +515,7 @@ int perf_event__synthesize_task_taskdiag(struct taskdiag *td,
 	int err;
 
 	t = td_synth__one(&s, td, pid, TASK_DIAG_SHOW_BASE, &err);
-	b = t ? taskdiag_task__base(t) : NULL;
+	b = t ? taskdiag_task__base(t, NULL) : NULL;
 	if (!b) {
 		if (t)
 			td_synth__end(td);

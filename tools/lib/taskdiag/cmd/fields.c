@@ -110,13 +110,13 @@ const void *task_group(const struct taskdiag_task *task, int group)
 {
 	switch (group) {
 	case TASK_DIAG_BASE:
-		return taskdiag_task__base(task);
+		return taskdiag_task__base(task, NULL);
 	case TASK_DIAG_CRED:
-		return taskdiag_task__creds(task);
+		return taskdiag_task__creds(task, NULL);
 	case TASK_DIAG_STAT:
-		return taskdiag_task__stat(task);
+		return taskdiag_task__stat(task, NULL);
 	case TASK_DIAG_STATM:
-		return taskdiag_task__statm(task);
+		return taskdiag_task__statm(task, NULL);
 	default:
 		return NULL;
 	}

@@ -114,7 +114,7 @@ static void json_creds(FILE *f, const struct task_diag_creds *c)
 
 static void json_vma(FILE *f, const struct taskdiag_vma *v)
 {
-	const struct task_diag_vma *r = &v->vma;
+	const struct taskdiag_vma *r = v;
 
 	fprintf(f, "{\"start\":\"0x%llx\",\"end\":\"0x%llx\"", U(r->start),
 		U(r->end));
@@ -149,20 +149,20 @@ static void json_vmas(FILE *f, const struct taskdiag_task *task)
 static void json_groups(FILE *f, const struct cmd_opts *o,
 			const struct taskdiag_task *task)
 {
-	const struct task_diag_creds *cr = taskdiag_task__creds(task);
+	const struct task_diag_creds *cr = taskdiag_task__creds(task, NULL);
 	const void *p;
 
 	fprintf(f, ",\"exited\":%s",
 		taskdiag_task__exited(task) ? "true" : "false");
-	p = taskdiag_task__base(task);
+	p = taskdiag_task__base(task, NULL);
 	if (p)
 		json_group(f, "base", p, TASK_DIAG_BASE);
 	if (cr && o->show_flags & TASK_DIAG_SHOW_CRED)
 		json_creds(f, cr);
-	p = taskdiag_task__stat(task);
+	p = taskdiag_task__stat(task, NULL);
 	if (p)
 		json_group(f, "stat", p, TASK_DIAG_STAT);
-	p = taskdiag_task__statm(task);
+	p = taskdiag_task__statm(task, NULL);
 	if (p)
 		json_group(f, "statm", p, TASK_DIAG_STATM);
 	if (taskdiag_task__has(task, TASK_DIAG_VMA))

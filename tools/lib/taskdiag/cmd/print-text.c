@@ -54,7 +54,7 @@ static void print_vmas(FILE *f, const struct taskdiag_task *task)
 		if (!v->stat)
 			continue;
 		fprintf(f, "  smaps flags %#llx",
-			(unsigned long long)v->vma.vm_flags);
+			(unsigned long long)v->vm_flags);
 		print_fields(f, v->stat, TASK_DIAG_VMA_STAT);
 		fprintf(f, "\n");
 	}
@@ -63,7 +63,7 @@ static void print_vmas(FILE *f, const struct taskdiag_task *task)
 static void print_base(FILE *f, const struct cmd_opts *o,
 		       const struct taskdiag_task *task)
 {
-	const struct task_diag_base *b = taskdiag_task__base(task);
+	const struct task_diag_base *b = taskdiag_task__base(task, NULL);
 	char comm[COMM_BUF];
 
 	if (!b) {
@@ -176,9 +176,9 @@ void print_text_header(FILE *f, const struct cmd_opts *o, const char *backend)
 void print_text(FILE *f, const struct cmd_opts *o,
 		const struct taskdiag_task *task)
 {
-	const struct task_diag_statm *sm = taskdiag_task__statm(task);
-	const struct task_diag_stat *st = taskdiag_task__stat(task);
-	const struct task_diag_creds *cr = taskdiag_task__creds(task);
+	const struct task_diag_statm *sm = taskdiag_task__statm(task, NULL);
+	const struct task_diag_stat *st = taskdiag_task__stat(task, NULL);
+	const struct task_diag_creds *cr = taskdiag_task__creds(task, NULL);
 
 	if (o->nr_columns) {
 		print_columns(f, o, task);

@@ -58,7 +58,7 @@ static bool selected(const struct cmd_opts *o, const struct taskdiag_task *task)
 
 	if (!o->nr_uids)
 		return true;
-	c = taskdiag_task__creds(task);
+	c = taskdiag_task__creds(task, NULL);
 	for (i = 0; c && i < o->nr_uids; i++)
 		if (c->euid == o->uids[i])
 			return true;
@@ -70,10 +70,16 @@ static int dump(struct taskdiag *td, const struct cmd_opts *o, __u32 pid,
 		bool *found)
 {
 	const char *backend = taskdiag__backend_name(taskdiag__backend(td));
+	struct taskdiag_request_opts req = {
+		.sz		= sizeof(req),
+		.strategy	= o->strategy,
+		.show_flags	= o->request_flags,
+		.pid		= pid,
+	};
 	struct taskdiag_task *task;
 	int ret;
 
-	ret = taskdiag__request(td, o->strategy, pid, o->request_flags);
+	ret = taskdiag__request(td, &req);
 	while (!ret && (ret = taskdiag__next(td, &task)) > 0) {
 		if (!selected(o, task))
 			continue;
@@ -131,8 +137,9 @@ int main(int argc, char **argv)
 
 	td = open_session(&o, &raw);
 	if (!td) {
-		fprintf(stderr, "taskdiag: cannot use the %s backend: %s\n",
-			taskdiag__backend_name(o.backend), strerror(errno));
+		fprintf(stderr, "taskdiag: cannot use the %s backend: %s (%s)\n",
+			taskdiag__backend_name(o.backend), strerror(errno),
+			taskdiag__errmsg(NULL));
 		raw_source__delete(raw);
 		free_args(&o);
 		return EXIT_ERROR;

@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# check-exports.sh HEADER MAP [LIB.so]: the version script exports exactly
-# the functions the public header declares with LIBTASKDIAG_API, it hides
-# everything else, and the shared library exports exactly those. TAP.
-hdr=$1 map=$2 so=$3
+# check-exports.sh HEADER MAP [LIB.so SONAME]: the public node of the
+# version script exports exactly the functions the public header declares
+# with LIBTASKDIAG_API and hides everything else, its LIBTASKDIAG_PRIVATE
+# node only test hooks (taskdiag__test_*) that no public header declares,
+# and the shared library exports exactly those, under SONAME. TAP.
+hdr=$1 map=$2 so=$3 soname=$4
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # result STATUS DESCRIPTION, $n, $failed
@@ -17,25 +19,37 @@ grep -v '^[[:space:]]*#' "$hdr" | tr '\n' ' ' |
 	sed -E 's/\(.*//; s/.*[^A-Za-z0-9_]([A-Za-z0-9_]+)[[:space:]]*$/\1/' |
 	sort >"$tmp/header"
 
-# The names between "global:" and "local:"
-awk '/global:/ { g = 1; next } /local:/ { g = 0 }
-     g { gsub(/[ \t;]/, ""); if ($0 != "") print }' "$map" | sort >"$tmp/map"
+# The names of the node NAME: between its "global:" and its "local:" or "}"
+node() {
+	awk -v node="$1" '$1 == node && $2 == "{" { in_node = 1; next }
+	     in_node && /global:/ { g = 1; next }
+	     in_node && (/local:/ || /}/) { g = 0; in_node = 0 }
+	     g { gsub(/[ \t;]/, ""); if ($0 != "") print }' "$map" | sort
+}
+public=$(awk '$2 == "{" && $1 != "LIBTASKDIAG_PRIVATE" { print $1; exit }' "$map")
+node "$public" >"$tmp/map"
+node LIBTASKDIAG_PRIVATE >"$tmp/private"
 
 diff -u "$tmp/header" "$tmp/map" >"$tmp/diff1"
 result $? "$(wc -l <"$tmp/header") functions of the header = those of the version script"
 sed 's/^/# /' "$tmp/diff1"
 
-tail -n 3 "$map" | tr -d ' \t\n' | grep -q '^local:\*;};$'
-result $? "the version script ends with local: *;"
+awk -v node="$public" '$1 == node { on = 1; next } on && /}/ { exit } on' \
+	"$map" | tr -d ' \t\n' | grep -q 'local:\*;$'
+result $? "the public node $public hides the rest (local: *;)"
+
+! grep -qv '^taskdiag__test_' "$tmp/private" &&
+	! grep -qxFf "$tmp/private" "$tmp/header"
+result $? "LIBTASKDIAG_PRIVATE: only test hooks, none in the public header"
 
 if [ -n "$so" ]; then
 	nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }' |
 		sed 's/@.*//' | sort >"$tmp/so"
-	diff -u "$tmp/map" "$tmp/so" >"$tmp/diff2"
+	sort "$tmp/map" "$tmp/private" | diff -u - "$tmp/so" >"$tmp/diff2"
 	result $? "$(basename "$so") exports exactly the version script's functions"
 	sed 's/^/# /' "$tmp/diff2"
-	objdump -p "$so" | grep -q "SONAME[[:space:]]*libtaskdiag.so.0$"
-	result $? "$(basename "$so") has the soname libtaskdiag.so.0"
+	objdump -p "$so" | grep -q "SONAME[[:space:]]*$soname$"
+	result $? "$(basename "$so") has the soname $soname"
 fi
 echo "1..$n"
 exit $failed

@@ -13,6 +13,20 @@
  * A session reading @sb through @ms with a @buf_size buffer, after a
  * request for everything; NULL on failure, with a diagnostic.
  */
+/* taskdiag__request() with the options of a request in its arguments */
+int td_request(struct taskdiag *td, __u64 strategy, __u32 pid,
+	       __u64 show_flags)
+{
+	struct taskdiag_request_opts req = {
+		.sz		= sizeof(req),
+		.strategy	= strategy,
+		.show_flags	= show_flags,
+		.pid		= pid,
+	};
+
+	return taskdiag__request(td, &req);
+}
+
 struct taskdiag *mem_session(struct mem_source *ms, const struct sb *sb,
 			     size_t buf_size)
 {
@@ -50,7 +64,7 @@ struct taskdiag *mem_session_opts(struct mem_source *ms, const struct sb *sb,
 		printf("# taskdiag__new: %m\n");
 		return NULL;
 	}
-	err = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, show_flags);
+	err = td_request(td, TASK_DIAG_DUMP_ALL, 0, show_flags);
 	if (err) {
 		printf("# taskdiag__request: %d\n", err);
 		taskdiag__delete(td);
@@ -111,11 +125,11 @@ static int check_vma(const struct taskdiag_vma *v, __u64 start, size_t i)
 	char name[32];
 
 	CHECK(v);
-	CHECK_EQ(v->vma.start, start);
-	CHECK_EQ(v->vma.end, start + SB_VMA_LEN);
-	CHECK_EQ(v->vma.inode, start >> 12);
-	CHECK_EQ(v->vma.generation, 7);
-	CHECK((uintptr_t)&v->vma.start % 8 == 0);
+	CHECK_EQ(v->start, start);
+	CHECK_EQ(v->end, start + SB_VMA_LEN);
+	CHECK_EQ(v->inode, start >> 12);
+	CHECK_EQ(v->generation, 7);
+	CHECK((uintptr_t)&v->start % 8 == 0);
 	snprintf(name, sizeof(name), "/vma/%zu", i);
 	if (i % 3)
 		CHECK(v->name && !strcmp(v->name, name));
@@ -124,6 +138,11 @@ static int check_vma(const struct taskdiag_vma *v, __u64 start, size_t i)
 	CHECK(v->stat);
 	CHECK((uintptr_t)v->stat % 8 == 0);
 	CHECK(!memcmp(v->stat, &st, sizeof(st)));
+	/* the library's own copy, sizes told */
+	CHECK_EQ(v->sz, sizeof(*v));
+	CHECK(TASKDIAG_VMA_HAS(v, build_id));
+	CHECK_EQ(v->stat_size, sizeof(st));
+	CHECK(!v->build_id && !v->build_id_len);
 	return 0;
 }
 

@@ -26,6 +26,8 @@ struct run {
 };
 
 void save_seed(const void *data, size_t len, size_t buf_size);
+int td_request(struct taskdiag *td, __u64 strategy, __u32 pid,
+	       __u64 show_flags);
 struct taskdiag *mem_session(struct mem_source *ms, const struct sb *sb,
 			     size_t buf_size);
 struct taskdiag *mem_session_flags(struct mem_source *ms, const struct sb *sb,

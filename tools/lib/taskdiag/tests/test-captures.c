@@ -45,7 +45,7 @@ static int replay(const char *data, size_t len, size_t buf_size)
 	td = taskdiag__new(&opts);
 	if (!td)
 		return -ENOMEM;
-	ret = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, 0);
+	ret = td_request(td, TASK_DIAG_DUMP_ALL, 0, 0);
 	if (!ret)
 		ret = run_all(td, &r);
 	taskdiag__delete(td);

@@ -63,10 +63,10 @@ static int check_split(struct taskdiag *td)
 	CHECK_EQ(taskdiag__next(td, &task), 1);
 	CHECK_EQ(taskdiag_task__pid(task), 9);
 	CHECK(!taskdiag_task__exited(task));
-	CHECK(!strcmp(taskdiag_task__base(task)->comm, "split"));
-	CHECK_EQ(taskdiag_task__stat(task)->threads, 3);
-	CHECK_EQ(taskdiag_task__statm(task)->total_vm, 9);
-	CHECK(!taskdiag_task__creds(task));
+	CHECK(!strcmp(taskdiag_task__base(task, NULL)->comm, "split"));
+	CHECK_EQ(taskdiag_task__stat(task, NULL)->threads, 3);
+	CHECK_EQ(taskdiag_task__statm(task, NULL)->total_vm, 9);
+	CHECK(!taskdiag_task__creds(task, NULL));
 	if (check_task_vmas(task, 9ULL << 20, 0, 5))
 		return -1;
 	CHECK_EQ(taskdiag__next(td, &task), 1);
@@ -281,7 +281,7 @@ static int task_storage_reused(void)
 	    taskdiag__next(td, &task) != 1 ||
 	    check_task_vmas(task, 2ULL << 20, 0, 2) ||
 	    taskdiag__next(td, &task) != 1 ||
-	    taskdiag_task__nr_vmas(task) || taskdiag_task__base(task) ||
+	    taskdiag_task__nr_vmas(task) || taskdiag_task__base(task, NULL) ||
 	    taskdiag_task__has(task, TASK_DIAG_VMA))
 		goto out;
 	ret = 0;

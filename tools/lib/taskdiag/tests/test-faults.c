@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "helpers.h"
+#include "internal.h"
 #include "tests.h"
 
 static int eintr_once_retried(void)
@@ -151,7 +152,7 @@ static int run_read(ssize_t (*read)(void *, void *, size_t))
 	td = taskdiag__new(&opts);
 	if (!td)
 		return -1000;
-	ret = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, 0);
+	ret = td_request(td, TASK_DIAG_DUMP_ALL, 0, 0);
 	if (!ret)
 		ret = taskdiag__next(td, &task);
 	taskdiag__delete(td);
@@ -184,7 +185,7 @@ static int request_error_reported(void)
 	td = mem_session(&ms, &sb, 0);
 	CHECK(td);
 	ms.request_err = -EBUSY;
-	ret = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, 0);
+	ret = td_request(td, TASK_DIAG_DUMP_ALL, 0, 0);
 	if (ret == -EBUSY)
 		ret = taskdiag__next(td, &task);
 	taskdiag__delete(td);
@@ -209,7 +210,6 @@ static int alloc_run(const struct sb *sb)
 	struct mem_source ms;
 	struct taskdiag_opts opts = {
 		.sz = sizeof(opts), .source = &ms.src, .buf_size = 128,
-		.realloc_fn = failing_realloc,
 	};
 	struct taskdiag *td;
 	struct run r;
@@ -217,10 +217,13 @@ static int alloc_run(const struct sb *sb)
 
 	nr_allocs = 0;
 	mem_source_init(&ms, sb->buf, sb->len);
+	taskdiag__test_set_realloc(failing_realloc);
 	td = taskdiag__new(&opts);
+	taskdiag__test_set_realloc(NULL);
 	if (!td)
-		return errno == ENOMEM ? -ENOMEM : -1000;
-	ret = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL);
+		return errno == ENOMEM && taskdiag__errmsg(NULL)[0] ? -ENOMEM :
+								       -1000;
+	ret = td_request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL);
 	if (!ret)
 		ret = run_all(td, &r);
 	if (!ret && r.nr_tasks != 3)
@@ -258,7 +261,6 @@ static int no_allocation_per_task(void)
 	struct mem_source ms;
 	struct taskdiag_opts opts = {
 		.sz = sizeof(opts), .source = &ms.src, .buf_size = 4096,
-		.realloc_fn = failing_realloc,
 	};
 	struct taskdiag *td;
 	int i, ret = 0, warm = 0;
@@ -269,9 +271,11 @@ static int no_allocation_per_task(void)
 		sb_task(&sb, i, i, 1 + i % 10);
 	mem_source_init(&ms, sb.buf, sb.len);
 	fail_at = -1;
+	taskdiag__test_set_realloc(failing_realloc);
 	td = taskdiag__new(&opts);
+	taskdiag__test_set_realloc(NULL);
 	CHECK(td);
-	CHECK(!taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL));
+	CHECK(!td_request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL));
 	for (i = 0; (ret = taskdiag__next(td, &task)) > 0; i++)
 		if (i == 20)
 			warm = nr_allocs;

@@ -39,11 +39,11 @@ static int request_errors(void)
 		SKIP("no /proc/task-diag: not the task_diag kernel");
 	td = kernel_session(0);
 	CHECK(td);
-	e[0] = taskdiag__request(td, TASK_DIAG_DUMP_ONE, 0x3ffffff0, 0);
-	e[1] = taskdiag__request(td, 17, 0, 0);
-	e[2] = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0,
+	e[0] = td_request(td, TASK_DIAG_DUMP_ONE, 0x3ffffff0, 0);
+	e[1] = td_request(td, 17, 0, 0);
+	e[2] = td_request(td, TASK_DIAG_DUMP_ALL, 0,
 				 TASK_DIAG_SHOW_VMA_STAT);
-	e[3] = taskdiag__request(td, TASK_DIAG_DUMP_ONE, 0, 0);
+	e[3] = td_request(td, TASK_DIAG_DUMP_ONE, 0, 0);
 	taskdiag__delete(td);
 	CHECK_EQ(e[0], -ESRCH);
 	CHECK_EQ(e[1], -EINVAL);
@@ -64,11 +64,11 @@ static int request_mid_answer(void)
 		SKIP("no /proc/task-diag: not the task_diag kernel");
 	td = kernel_session(0);
 	CHECK(td);
-	ret = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, TASK_DIAG_SHOW_BASE);
+	ret = td_request(td, TASK_DIAG_DUMP_ALL, 0, TASK_DIAG_SHOW_BASE);
 	if (!ret)
 		ret = taskdiag__next(td, &task) == 1 ? 0 : -1;
 	if (!ret)
-		ret = taskdiag__request(td, TASK_DIAG_DUMP_ONE, getpid(),
+		ret = td_request(td, TASK_DIAG_DUMP_ONE, getpid(),
 					TASK_DIAG_SHOW_BASE);
 	if (!ret)
 		ret = run_all(td, &r);
@@ -155,7 +155,7 @@ static int maps_in_small_buffer(void)
 	CHECK(pid > 0);
 	td = kernel_session(64);
 	if (!td || read_maps(pid, maps, sizeof(maps)) ||
-	    taskdiag__request(td, TASK_DIAG_DUMP_ONE, pid,
+	    td_request(td, TASK_DIAG_DUMP_ONE, pid,
 			      TASK_DIAG_SHOW_VMA | TASK_DIAG_SHOW_VMA_STAT) ||
 	    taskdiag__next(td, &task) != 1)
 		goto out;

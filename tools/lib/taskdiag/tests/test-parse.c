@@ -27,10 +27,10 @@ static int run_sb(struct sb *sb, size_t buf_size, struct run *r)
 
 static int check_groups(const struct taskdiag_task *task, __u32 pid)
 {
-	const struct task_diag_creds *c = taskdiag_task__creds(task);
-	const struct task_diag_base *b = taskdiag_task__base(task);
-	const struct task_diag_statm *sm = taskdiag_task__statm(task);
-	const struct task_diag_stat *st = taskdiag_task__stat(task);
+	const struct task_diag_creds *c = taskdiag_task__creds(task, NULL);
+	const struct task_diag_base *b = taskdiag_task__base(task, NULL);
+	const struct task_diag_statm *sm = taskdiag_task__statm(task, NULL);
+	const struct task_diag_stat *st = taskdiag_task__stat(task, NULL);
 
 	CHECK(b && c && st && sm);
 	CHECK_EQ(b->pid, pid);
@@ -279,7 +279,7 @@ static int group_longer_is_prefix(void)
 	CHECK(td);
 	ret = taskdiag__next(td, &task);
 	if (ret == 1)
-		ret = taskdiag_task__statm(task)->total_vm == 99 ? 0 : -1;
+		ret = taskdiag_task__statm(task, NULL)->total_vm == 99 ? 0 : -1;
 	taskdiag__delete(td);
 	sb_free(&sb);
 	CHECK_EQ(ret, 0);
@@ -318,8 +318,8 @@ static int unknown_attrs_skipped(void)
 	sb_msg_end(&sb);
 	td = mem_session(&ms, &sb, 0);
 	CHECK(td);
-	if (taskdiag__next(td, &task) == 1 && taskdiag_task__base(task) &&
-	    !strcmp(taskdiag_task__base(task)->comm, "x") &&
+	if (taskdiag__next(td, &task) == 1 && taskdiag_task__base(task, NULL) &&
+	    !strcmp(taskdiag_task__base(task, NULL)->comm, "x") &&
 	    !taskdiag_task__has(task, 42) &&
 	    taskdiag__next(td, &task) == 0)
 		ret = 0;
@@ -440,7 +440,7 @@ static int comm_not_terminated(void)
 	td = mem_session(&ms, &sb, 0);
 	CHECK(td);
 	if (taskdiag__next(td, &task) == 1 &&
-	    strlen(taskdiag_task__base(task)->comm) == TASK_DIAG_COMM_LEN - 1)
+	    strlen(taskdiag_task__base(task, NULL)->comm) == TASK_DIAG_COMM_LEN - 1)
 		ret = 0;
 	taskdiag__delete(td);
 	sb_free(&sb);
@@ -470,7 +470,7 @@ static int error_is_sticky(void)
 	sb.seq = 2;
 	ms.len = sb.len;
 	memcpy(sb.buf + 8, &sb.seq, sizeof(sb.seq));
-	if (taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL) ||
+	if (td_request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL) ||
 	    taskdiag__next(td, &task) != 1 || taskdiag__next(td, &task) != 0)
 		goto out;
 	ret = 0;

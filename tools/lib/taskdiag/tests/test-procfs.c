@@ -165,10 +165,10 @@ static const struct taskdiag_vma *find_vma(const struct taskdiag_task *task,
 
 static int check_child(const struct taskdiag_task *task, pid_t pid)
 {
-	const struct task_diag_creds *c = taskdiag_task__creds(task);
-	const struct task_diag_base *b = taskdiag_task__base(task);
-	const struct task_diag_statm *sm = taskdiag_task__statm(task);
-	const struct task_diag_stat *st = taskdiag_task__stat(task);
+	const struct task_diag_creds *c = taskdiag_task__creds(task, NULL);
+	const struct task_diag_base *b = taskdiag_task__base(task, NULL);
+	const struct task_diag_statm *sm = taskdiag_task__statm(task, NULL);
+	const struct task_diag_stat *st = taskdiag_task__stat(task, NULL);
 	const struct taskdiag_vma *v;
 	unsigned long long size;
 
@@ -188,8 +188,8 @@ static int check_child(const struct taskdiag_task *task, pid_t pid)
 	v = find_vma(task, "/memfd:td-memfd");
 	CHECK(v && !strcmp(v->name, "/memfd:td-memfd (deleted)"));
 	CHECK(v->stat && v->stat->resident == 4096);
-	CHECK(v->vma.vm_flags & TASK_DIAG_VMA_F_SHARED);
-	CHECK(v->vma.vm_flags & TASK_DIAG_VMA_F_MAYSHARE);
+	CHECK(v->vm_flags & TASK_DIAG_VMA_F_SHARED);
+	CHECK(v->vm_flags & TASK_DIAG_VMA_F_MAYSHARE);
 	v = find_vma(task, "/tmp/td-test.");
 	CHECK(v && strstr(v->name, " (deleted)"));
 	return 0;
@@ -204,7 +204,7 @@ static int describe_child(struct taskdiag *td, pid_t pid)
 
 	CHECK(slurp(pid, "maps"));
 	snprintf(before, sizeof(before), "%s", slurp(pid, "maps"));
-	CHECK(!taskdiag__request(td, TASK_DIAG_DUMP_ONE, pid, SHOW_ALL));
+	CHECK(!td_request(td, TASK_DIAG_DUMP_ONE, pid, SHOW_ALL));
 	CHECK_EQ(taskdiag__next(td, &task), 1);
 	ret = check_child(task, pid);
 	if (!slurp(pid, "maps") || strcmp(before, slurp(pid, "maps")))
@@ -241,7 +241,7 @@ static int dump(__u64 strategy, pid_t pid, __u64 show, struct run *r)
 
 	if (!td)
 		return -1000;
-	ret = taskdiag__request(td, strategy, pid, show);
+	ret = td_request(td, strategy, pid, show);
 	if (!ret)
 		ret = run_all(td, r);
 	taskdiag__delete(td);
@@ -310,7 +310,7 @@ static int vanished_task_skipped(void)
 	CHECK(pid > 0);
 	td = procfs_session(NULL);
 	CHECK(td);
-	ret = taskdiag__request(td, TASK_DIAG_DUMP_ONE, pid, SHOW_ALL);
+	ret = td_request(td, TASK_DIAG_DUMP_ONE, pid, SHOW_ALL);
 	stop_child(pid);
 	if (!ret)
 		ret = taskdiag__next(td, &task);
@@ -325,13 +325,13 @@ static int request_errors(void)
 	int e[6];
 
 	CHECK(td);
-	e[0] = taskdiag__request(td, TASK_DIAG_DUMP_ONE, 0x7ffffff0, 0);
-	e[1] = taskdiag__request(td, TASK_DIAG_DUMP_ONE, 0, 0);
-	e[2] = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0,
+	e[0] = td_request(td, TASK_DIAG_DUMP_ONE, 0x7ffffff0, 0);
+	e[1] = td_request(td, TASK_DIAG_DUMP_ONE, 0, 0);
+	e[2] = td_request(td, TASK_DIAG_DUMP_ALL, 0,
 				 TASK_DIAG_SHOW_VMA_STAT);
-	e[3] = taskdiag__request(td, 17, 0, 0);
-	e[4] = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, 1ULL << 40);
-	e[5] = taskdiag__request(td, TASK_DIAG_DUMP_CHILDREN, 0x7ffffff0, 0);
+	e[3] = td_request(td, 17, 0, 0);
+	e[4] = td_request(td, TASK_DIAG_DUMP_ALL, 0, 1ULL << 40);
+	e[5] = td_request(td, TASK_DIAG_DUMP_CHILDREN, 0x7ffffff0, 0);
 	taskdiag__delete(td);
 	CHECK_EQ(e[0], -ESRCH);
 	CHECK_EQ(e[1], -ESRCH);
@@ -409,10 +409,10 @@ static int make_fake_proc(char *root)
 
 static int check_fake_base(const struct taskdiag_task *task)
 {
-	const struct task_diag_creds *c = taskdiag_task__creds(task);
-	const struct task_diag_base *b = taskdiag_task__base(task);
-	const struct task_diag_statm *sm = taskdiag_task__statm(task);
-	const struct task_diag_stat *st = taskdiag_task__stat(task);
+	const struct task_diag_creds *c = taskdiag_task__creds(task, NULL);
+	const struct task_diag_base *b = taskdiag_task__base(task, NULL);
+	const struct task_diag_statm *sm = taskdiag_task__statm(task, NULL);
+	const struct task_diag_stat *st = taskdiag_task__stat(task, NULL);
 
 	CHECK(b && c && st && sm);
 	CHECK(!strcmp(b->comm, "a) (b c d e f g"));
@@ -444,21 +444,21 @@ static int check_fake_vmas(const struct taskdiag_task *task, bool smaps)
 	CHECK_EQ(taskdiag_task__nr_vmas(task), 2);
 	CHECK(!strcmp(v0->name, "/bin/with space (deleted)"));
 	CHECK(!v1->name);
-	CHECK(v0->vma.start == 0x400000 && v0->vma.end == 0x401000);
-	CHECK(v0->vma.pgoff == 0x1000 && v0->vma.inode == 1234);
-	CHECK(v0->vma.major == 8 && v0->vma.minor == 1);
+	CHECK(v0->start == 0x400000 && v0->end == 0x401000);
+	CHECK(v0->pgoff == 0x1000 && v0->inode == 1234);
+	CHECK(v0->major == 8 && v0->minor == 1);
 	if (!smaps) {
-		CHECK_EQ(v0->vma.vm_flags,
+		CHECK_EQ(v0->vm_flags,
 			 TASK_DIAG_VMA_F_READ | TASK_DIAG_VMA_F_EXEC);
-		CHECK_EQ(v1->vma.vm_flags, TASK_DIAG_VMA_F_READ |
+		CHECK_EQ(v1->vm_flags, TASK_DIAG_VMA_F_READ |
 			 TASK_DIAG_VMA_F_WRITE | TASK_DIAG_VMA_F_MAYSHARE);
 		CHECK(!v0->stat);
 		return 0;
 	}
-	CHECK_EQ(v0->vma.vm_flags, TASK_DIAG_VMA_F_READ | TASK_DIAG_VMA_F_EXEC |
+	CHECK_EQ(v0->vm_flags, TASK_DIAG_VMA_F_READ | TASK_DIAG_VMA_F_EXEC |
 		 TASK_DIAG_VMA_F_MAYREAD | TASK_DIAG_VMA_F_MAYWRITE |
 		 TASK_DIAG_VMA_F_MAYEXEC | TASK_DIAG_VMA_F_SOFTDIRTY);
-	CHECK(v1->vma.vm_flags & TASK_DIAG_VMA_F_SHARED);
+	CHECK(v1->vm_flags & TASK_DIAG_VMA_F_SHARED);
 	CHECK(v0->stat && v1->stat);
 	CHECK(v0->stat->resident == 4096 && v0->stat->pss == 3ULL << 22);
 	CHECK(v0->stat->shared_clean == 1024 && v0->stat->anonymous == 8192);
@@ -474,7 +474,7 @@ static int fake_dump(const char *root, __u64 strategy, __u32 pid,
 	int ret = -1;
 
 	CHECK(td);
-	if (taskdiag__request(td, strategy, pid, show))
+	if (td_request(td, strategy, pid, show))
 		goto out;
 	if (taskdiag__next(td, &task) != 1 || taskdiag_task__pid(task) != 2 ||
 	    taskdiag_task__has(task, TASK_DIAG_VMA) ||
@@ -528,7 +528,7 @@ static int fake_proc_malformed(void)
 	    put(root, "5/stat", "5 no parens S 1 2 3\n"))
 		goto out;
 	td = procfs_session(root);
-	if (!td || taskdiag__request(td, TASK_DIAG_DUMP_ONE, 5,
+	if (!td || td_request(td, TASK_DIAG_DUMP_ONE, 5,
 				     TASK_DIAG_SHOW_BASE))
 		goto out;
 	ret = taskdiag__next(td, &task) == -EBADMSG ? 0 : -1;

@@ -215,7 +215,7 @@ static int new_request_and_delete_midway(void)
 	ret = taskdiag__next(td, &task);
 	CHECK_EQ(ret, 1);
 	ts.next = &sb[1];
-	ret = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL);
+	ret = td_request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL);
 	CHECK_EQ(ret, 0);
 	run_all(td, &r);
 	CHECK_EQ(r.ret, 0);
@@ -223,7 +223,7 @@ static int new_request_and_delete_midway(void)
 	CHECK_EQ(r.pids[0], 1);
 	CHECK_EQ(r.pids[299], 300);
 	ts.next = &sb[2];
-	ret = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL);
+	ret = td_request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL);
 	CHECK_EQ(ret, 0);
 	ret = taskdiag__next(td, &task);
 	taskdiag__delete(td);

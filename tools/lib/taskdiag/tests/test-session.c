@@ -113,9 +113,9 @@ static int request_message(void)
 	CHECK(td);
 	CHECK_EQ(taskdiag__backend(td), TASKDIAG_BACKEND_KERNEL);
 	CHECK_EQ(taskdiag__buf_size(td), 128 * 1024);
-	CHECK(!taskdiag__request(td, TASK_DIAG_DUMP_THREAD, 1234,
+	CHECK(!td_request(td, TASK_DIAG_DUMP_THREAD, 1234,
 				 TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA));
-	CHECK(!taskdiag__request(td, TASK_DIAG_DUMP_CHILDREN, 99,
+	CHECK(!td_request(td, TASK_DIAG_DUMP_CHILDREN, 99,
 				 TASK_DIAG_SHOW_CRED));
 	taskdiag__delete(td);
 
@@ -152,7 +152,7 @@ static int new_request_drops_answer(void)
 	sb.seq = 2;
 	memcpy(sb.buf + 8, &sb.seq, 4);
 	memcpy(sb.buf + 8 + NLMSG_ALIGN(*(__u32 *)sb.buf), &sb.seq, 4);
-	if (taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL) ||
+	if (td_request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL) ||
 	    taskdiag__next(td, &task) != 1 || taskdiag_task__pid(task) != 1)
 		goto out;
 	ret = 0;
@@ -160,6 +160,95 @@ out:
 	taskdiag__delete(td);
 	sb_free(&sb);
 	return ret;
+}
+
+/* Every group accessor tells the size of its copy, 0 for a missing group */
+static int group_sizes(void)
+{
+	struct taskdiag_task *task;
+	struct mem_source ms;
+	struct taskdiag *td;
+	size_t size = 1;
+	struct sb sb;
+
+	sb_init(&sb, 1);
+	sb_task(&sb, 10, 10, 1);
+	sb_msg_begin(&sb, TASK_DIAG_CMD_GET, 11, 11, 0);
+	sb_base(&sb, 11, 11, "bare");
+	sb_msg_end(&sb);
+	td = mem_session_flags(&ms, &sb, 0, SHOW_ALL);
+	CHECK(td);
+	CHECK_EQ(taskdiag__next(td, &task), 1);
+	CHECK(taskdiag_task__base(task, &size));
+	CHECK_EQ(size, sizeof(struct task_diag_base));
+	CHECK(taskdiag_task__creds(task, &size));
+	CHECK_EQ(size, sizeof(struct task_diag_creds));
+	CHECK(taskdiag_task__stat(task, &size));
+	CHECK_EQ(size, sizeof(struct task_diag_stat));
+	CHECK(taskdiag_task__statm(task, &size));
+	CHECK_EQ(size, sizeof(struct task_diag_statm));
+	CHECK_EQ(taskdiag__next(td, &task), 1);
+	CHECK(!taskdiag_task__creds(task, &size));
+	CHECK_EQ(size, 0);
+	CHECK(!taskdiag_task__statm(task, NULL));
+	taskdiag__delete(td);
+	sb_free(&sb);
+	return 0;
+}
+
+/* struct taskdiag_request_opts: sz checked like taskdiag_opts' */
+static int request_opts_size_checked(void)
+{
+	struct {
+		struct taskdiag_request_opts req;
+		char more[16];
+	} big;
+	struct taskdiag_opts opts = { .sz = sizeof(opts), .source = NULL };
+	struct mem_source ms;
+	struct taskdiag *td;
+
+	mem_source_init(&ms, NULL, 0);
+	opts.source = &ms.src;
+	td = taskdiag__new(&opts);
+	CHECK(td);
+	memset(&big, 0, sizeof(big));
+	CHECK_EQ(taskdiag__request(td, NULL), -EINVAL);
+	CHECK_EQ(taskdiag__request(td, &big.req), -EINVAL);	/* sz 0 */
+	CHECK(strstr(taskdiag__errmsg(td), "taskdiag_request_opts"));
+	big.req.sz = sizeof(big);
+	big.req.strategy = TASK_DIAG_DUMP_ALL;
+	CHECK_EQ(taskdiag__request(td, &big.req), 0);
+	big.more[3] = 1;
+	CHECK_EQ(taskdiag__request(td, &big.req), -EINVAL);
+	CHECK_EQ(ms.nr_requests, 1);
+	taskdiag__delete(td);
+	return 0;
+}
+
+/* Why taskdiag__new() failed, for the thread that called it */
+static int errmsg_of_failed_new(void)
+{
+	struct taskdiag_opts opts = {
+		.sz = sizeof(opts),
+		.backend = TASKDIAG_BACKEND_KERNEL,
+		.proc_root = "/nonexistent",
+	};
+	struct taskdiag *td;
+
+	CHECK(!taskdiag__new(&opts));
+	CHECK_EQ(errno, ENOENT);
+	CHECK(strstr(taskdiag__errmsg(NULL), "/nonexistent"));
+	opts.sz = 1;
+	CHECK(!taskdiag__new(&opts));
+	CHECK(strstr(taskdiag__errmsg(NULL), "taskdiag_opts"));
+	opts.sz = sizeof(opts);
+	opts.backend = TASKDIAG_BACKEND_PROCFS;
+	opts.proc_root = NULL;
+	td = taskdiag__new(&opts);
+	CHECK(td);
+	CHECK_EQ(taskdiag__errmsg(NULL)[0], '\0');
+	taskdiag__delete(td);
+	return 0;
 }
 
 static int log_count;
@@ -214,5 +303,8 @@ const struct td_test session_tests[] = {
 	TD_TEST(request_message),
 	TD_TEST(new_request_drops_answer),
 	TD_TEST(log_and_errmsg),
+	TD_TEST(group_sizes),
+	TD_TEST(request_opts_size_checked),
+	TD_TEST(errmsg_of_failed_new),
 	{ }
 };

@@ -260,7 +260,7 @@ static int longer_record(void)
 	CHECK(td);
 	if (taskdiag__next(td, &task) == 1) {
 		v = taskdiag_task__vma(task, 0);
-		if (v && v->vma.start == 0x10000 && !strcmp(v->name, "new") &&
+		if (v && v->start == 0x10000 && !strcmp(v->name, "new") &&
 		    v->stat && v->stat->resident == 0x5a5a5a5a5a5a5a5aULL)
 			ret = 0;
 	}
@@ -303,7 +303,7 @@ static int run_one_rec(const struct task_diag_vma *rec, size_t rec_len,
 		*v = *got;
 		strcpy(name, got->name ?: "");
 		if (got->build_id)
-			memcpy(id, got->build_id, got->vma.build_id_len);
+			memcpy(id, got->build_id, got->build_id_len);
 	}
 	taskdiag__delete(td);
 	sb_free(&sb);
@@ -334,7 +334,7 @@ static int build_id_record(void)
 	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_IDS, &v,
 			     name, id), 1);
 	CHECK(v.build_id);
-	CHECK_EQ(v.vma.build_id_len, ID_LEN);
+	CHECK_EQ(v.build_id_len, ID_LEN);
 	CHECK(!memcmp(id, tail + STAT, ID_LEN));
 	CHECK(!strcmp(name, "name"));
 
@@ -358,8 +358,7 @@ static int build_id_not_asked(void)
 	CHECK_EQ(run_one_rec(&rec, REC, tail, sizeof(tail), SHOW_ALL, &v,
 			     name, id), 1);
 	CHECK(!v.build_id);
-	CHECK_EQ(v.vma.build_id_len, 0);
-	CHECK_EQ(v.vma.build_id_off, 0);
+	CHECK_EQ(v.build_id_len, 0);
 	CHECK(!strcmp(name, "name"));
 	return 0;
 }
@@ -390,9 +389,7 @@ static int record_of_older_kernel(void)
 	CHECK(!strcmp(name, "/usr/x1"));
 	CHECK(v.stat);
 	CHECK(!v.build_id);
-	CHECK_EQ(v.vma.build_id_len, 0);
-	CHECK_EQ(v.vma.__reserved1, 0);
-	CHECK_EQ(v.vma.__reserved2, 0);
+	CHECK_EQ(v.build_id_len, 0);
 	return 0;
 }
 
@@ -461,12 +458,12 @@ static int format_like_maps(void)
 	int len;
 
 	memset(&v, 0, sizeof(v));
-	v.vma.start = 0x55e213ee8000ULL;
-	v.vma.end = 0x55e213eea000ULL;
-	v.vma.vm_flags = TASK_DIAG_VMA_F_READ | TASK_DIAG_VMA_F_EXEC;
-	v.vma.pgoff = 0x2000;
-	v.vma.major = 0xfe;
-	v.vma.inode = 247134;
+	v.start = 0x55e213ee8000ULL;
+	v.end = 0x55e213eea000ULL;
+	v.vm_flags = TASK_DIAG_VMA_F_READ | TASK_DIAG_VMA_F_EXEC;
+	v.pgoff = 0x2000;
+	v.major = 0xfe;
+	v.inode = 247134;
 	v.name = "/usr/bin/cat";
 	len = taskdiag_vma__format(&v, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "55e213ee8000-55e213eea000 r-xp 00002000 fe:00 247134"
@@ -474,17 +471,17 @@ static int format_like_maps(void)
 	CHECK_EQ(len, strlen(buf));
 
 	v.name = NULL;
-	v.vma.vm_flags |= TASK_DIAG_VMA_F_WRITE | TASK_DIAG_VMA_F_MAYSHARE;
-	v.vma.inode = 0;
-	v.vma.major = 0;
-	v.vma.pgoff = 0;
+	v.vm_flags |= TASK_DIAG_VMA_F_WRITE | TASK_DIAG_VMA_F_MAYSHARE;
+	v.inode = 0;
+	v.major = 0;
+	v.pgoff = 0;
 	taskdiag_vma__format(&v, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "55e213ee8000-55e213eea000 rwxs 00000000 00:00 0 "));
 
-	v.vma.start = 0x1000;
-	v.vma.end = 0x2000;
-	v.vma.minor = 0x123;
-	v.vma.inode = 18446744073709551615ULL;
+	v.start = 0x1000;
+	v.end = 0x2000;
+	v.minor = 0x123;
+	v.inode = 18446744073709551615ULL;
 	v.name = "[x]";
 	taskdiag_vma__format(&v, buf, sizeof(buf));
 	CHECK(!strncmp(buf, "00001000-00002000 rwxs 00000000 00:123 18446744073709551615 ", 60));

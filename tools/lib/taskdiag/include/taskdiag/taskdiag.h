@@ -9,24 +9,36 @@
  * the next taskdiag__next() or taskdiag__request() call on the session.
  *
  *	struct taskdiag_opts opts = { .sz = sizeof(opts) };
+ *	struct taskdiag_request_opts req = {
+ *		.sz = sizeof(req),
+ *		.strategy = TASK_DIAG_DUMP_ALL,
+ *		.show_flags = TASK_DIAG_SHOW_BASE,
+ *	};
  *	struct taskdiag_task *task;
  *	struct taskdiag *td;
  *	int err;
  *
  *	td = taskdiag__new(&opts);
  *	if (!td)
- *		return -errno;
- *	err = taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, TASK_DIAG_SHOW_BASE);
+ *		return -errno;	(taskdiag__errmsg(NULL) says why)
+ *	err = taskdiag__request(td, &req);
  *	if (!err)
  *		while ((err = taskdiag__next(td, &task)) > 0)
  *			printf("%u %s\n", taskdiag_task__pid(task),
- *			       taskdiag_task__base(task)->comm);
+ *			       taskdiag_task__base(task, NULL)->comm);
  *	taskdiag__delete(td);
  *
  * A session is not thread-safe: use one per thread.
  *
+ * The ABI: every struct the caller passes in starts with its size (sz),
+ * so that it may grow; the structs the library hands out are its own
+ * copies, whose size it tells (struct taskdiag_vma.sz, the size argument
+ * of the group accessors): a field that a newer header appended is there
+ * only if it ends within that size.
+ *
  * The wire format is described in Documentation/filesystems/task_diag.rst
- * and <linux/task_diag.h>.
+ * and <linux/task_diag.h>, which is installed with this header (in
+ * taskdiag/linux/): no kernel headers with task_diag are needed.
  */
 #ifndef __LIBTASKDIAG_TASKDIAG_H
 #define __LIBTASKDIAG_TASKDIAG_H
@@ -35,7 +47,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <linux/types.h>
-#include <linux/task_diag.h>
+#include "linux/task_diag.h"
 
 #ifndef LIBTASKDIAG_API
 #define LIBTASKDIAG_API __attribute__((visibility("default")))
@@ -100,8 +112,6 @@ struct taskdiag_source {
  * @proc_root: where procfs is mounted, "/proc" by default
  * @source: read responses from here instead of /proc/task-diag; implies
  *	the kernel backend
- * @realloc_fn: allocator used for all of the session's memory, realloc()
- *	by default (a test hook to inject ENOMEM); memory is freed with free()
  * @read_ahead: with the kernel backend, a thread of the session reads the
  *	next buffer of an answer while the caller handles the tasks of the one
  *	before (a second buffer; the source's read is then called from that
@@ -113,26 +123,62 @@ struct taskdiag_opts {
 	size_t buf_size;
 	const char *proc_root;
 	const struct taskdiag_source *source;
-	void *(*realloc_fn)(void *ptr, size_t size);
 	bool read_ahead;
 };
 
 /**
- * struct taskdiag_vma - one memory mapping of a task
- * @vma: the record as the kernel sent it (aligned copy; fields that a
- *	newer kernel appended are dropped, missing ones are zero, and so are
- *	the build ID fields of a request without TASK_DIAG_SHOW_VMA_BUILD_ID)
+ * struct taskdiag_request_opts - what taskdiag__request() asks for
+ * @sz: sizeof(struct taskdiag_request_opts), for compatibility
+ * @strategy: TASK_DIAG_DUMP_*
+ * @show_flags: TASK_DIAG_SHOW_*: the groups to report
+ * @pid: the task of per-process strategies, ignored by the others
+ */
+struct taskdiag_request_opts {
+	size_t sz;
+	__u64 strategy;
+	__u64 show_flags;
+	__u32 pid;
+};
+
+/**
+ * struct taskdiag_vma - one memory mapping of a task, the library's copy
+ * @sz: the size of this struct as the library has it: a field that a
+ *	newer header appends is there only if TASKDIAG_VMA_HAS() says so
+ * @start: its first address
+ * @end: the address after its last byte
+ * @vm_flags: TASK_DIAG_VMA_F_*
+ * @pgoff: the offset in the mapped file, in bytes
+ * @inode: the inode of the mapped file, 0 for none
+ * @major: the major number of the file's device
+ * @minor: its minor number
+ * @generation: the inode's generation
+ * @build_id_len: the size of @build_id, 0 when it is NULL
  * @name: its name as /proc/PID/maps prints it, NUL-terminated, or NULL
  * @stat: its smaps counters with TASK_DIAG_SHOW_VMA_STAT, or NULL
+ * @stat_size: the size of *@stat, as the library has the struct
  * @build_id: with TASK_DIAG_SHOW_VMA_BUILD_ID, the build ID of the mapped
- *	file, vma.build_id_len bytes; NULL when it has none
+ *	file; NULL when it has none
  */
 struct taskdiag_vma {
-	struct task_diag_vma vma;
+	size_t sz;
+	__u64 start;
+	__u64 end;
+	__u64 vm_flags;
+	__u64 pgoff;
+	__u64 inode;
+	__u32 major;
+	__u32 minor;
+	__u32 generation;
+	__u32 build_id_len;
 	const char *name;
 	const struct task_diag_vma_stat *stat;
+	size_t stat_size;
 	const __u8 *build_id;
 };
+
+#define TASKDIAG_VMA_HAS(vma, field)					\
+	(offsetof(struct taskdiag_vma, field) + sizeof((vma)->field) <=	\
+	 (vma)->sz)
 
 /**
  * taskdiag__new() - open a session
@@ -140,7 +186,7 @@ struct taskdiag_vma {
  *
  * Return: the session, or NULL with errno set (ENOENT: the kernel backend
  * was asked for and /proc/task-diag does not exist; EINVAL: bad options;
- * ENOMEM).
+ * ENOMEM); then taskdiag__errmsg(NULL) says why, in the calling thread.
  */
 LIBTASKDIAG_API struct taskdiag *taskdiag__new(const struct taskdiag_opts *opts);
 
@@ -177,17 +223,15 @@ LIBTASKDIAG_API size_t taskdiag__buf_size(const struct taskdiag *td);
 /**
  * taskdiag__request() - ask for the tasks of a dump strategy
  * @td: the session
- * @strategy: TASK_DIAG_DUMP_*
- * @pid: the task of per-process strategies, ignored by the others
- * @show_flags: TASK_DIAG_SHOW_*: the groups to report
+ * @opts: the strategy, its pid and the groups
  *
  * The answer to a previous request is dropped, read or not.
  *
  * Return: 0, or -errno (-EINVAL: bad strategy or flags, -ESRCH: no such
  * task); taskdiag__errmsg() tells more.
  */
-LIBTASKDIAG_API int taskdiag__request(struct taskdiag *td, __u64 strategy,
-				      __u32 pid, __u64 show_flags);
+LIBTASKDIAG_API int taskdiag__request(struct taskdiag *td,
+				      const struct taskdiag_request_opts *opts);
 
 /**
  * taskdiag__next() - the next task of the answer
@@ -206,7 +250,8 @@ LIBTASKDIAG_API int taskdiag__next(struct taskdiag *td, struct taskdiag_task **t
 
 /**
  * taskdiag__errmsg() - what went wrong last, in words
- * @td: the session
+ * @td: the session, or NULL for the last taskdiag__new() that failed in
+ *	the calling thread
  *
  * Return: a message about the last error of @td, "" if there was none.
  */
@@ -273,38 +318,46 @@ LIBTASKDIAG_API bool taskdiag_task__exited(const struct taskdiag_task *task);
 /**
  * taskdiag_task__base() - the TASK_DIAG_BASE group of a task
  * @task: the task
+ * @size: set to the size of the copy (as this library has the struct),
+ *	if not NULL
  *
  * Return: an aligned copy with a NUL-terminated comm, or NULL if absent.
  */
 LIBTASKDIAG_API const struct task_diag_base *
-taskdiag_task__base(const struct taskdiag_task *task);
+taskdiag_task__base(const struct taskdiag_task *task, size_t *size);
 
 /**
  * taskdiag_task__creds() - the TASK_DIAG_CRED group of a task
  * @task: the task
+ * @size: set to the size of the copy (as this library has the struct),
+ *	if not NULL
  *
  * Return: an aligned copy, or NULL if absent.
  */
 LIBTASKDIAG_API const struct task_diag_creds *
-taskdiag_task__creds(const struct taskdiag_task *task);
+taskdiag_task__creds(const struct taskdiag_task *task, size_t *size);
 
 /**
  * taskdiag_task__stat() - the TASK_DIAG_STAT group of a task
  * @task: the task
+ * @size: set to the size of the copy (as this library has the struct),
+ *	if not NULL
  *
  * Return: an aligned copy, or NULL if absent.
  */
 LIBTASKDIAG_API const struct task_diag_stat *
-taskdiag_task__stat(const struct taskdiag_task *task);
+taskdiag_task__stat(const struct taskdiag_task *task, size_t *size);
 
 /**
  * taskdiag_task__statm() - the TASK_DIAG_STATM group of a task
  * @task: the task
+ * @size: set to the size of the copy (as this library has the struct),
+ *	if not NULL
  *
  * Return: an aligned copy, or NULL if absent.
  */
 LIBTASKDIAG_API const struct task_diag_statm *
-taskdiag_task__statm(const struct taskdiag_task *task);
+taskdiag_task__statm(const struct taskdiag_task *task, size_t *size);
 
 /**
  * taskdiag_task__nr_vmas() - the number of memory mappings of a task

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "internal.h"
 #include "source.h"
 
 static int nr_allocs, fail_at = -1;
@@ -25,19 +26,19 @@ static void *fuzz_realloc(void *ptr, size_t size)
 /* Touch everything the task gives, as a caller would */
 static size_t use_task(const struct taskdiag_task *task)
 {
-	const struct task_diag_base *b = taskdiag_task__base(task);
+	const struct task_diag_base *b = taskdiag_task__base(task, NULL);
 	const struct taskdiag_vma *v;
 	size_t i, sum = taskdiag_task__pid(task);
 	char line[8192];
 
 	if (b)
 		sum += strlen(b->comm) + b->ppid;
-	if (taskdiag_task__creds(task))
-		sum += taskdiag_task__creds(task)->cap_bset.cap[1];
-	if (taskdiag_task__stat(task))
-		sum += taskdiag_task__stat(task)->threads;
-	if (taskdiag_task__statm(task))
-		sum += taskdiag_task__statm(task)->stack_vm;
+	if (taskdiag_task__creds(task, NULL))
+		sum += taskdiag_task__creds(task, NULL)->cap_bset.cap[1];
+	if (taskdiag_task__stat(task, NULL))
+		sum += taskdiag_task__stat(task, NULL)->threads;
+	if (taskdiag_task__statm(task, NULL))
+		sum += taskdiag_task__statm(task, NULL)->stack_vm;
 	taskdiag_task__for_each_vma(task, i, v) {
 		sum += taskdiag_vma__format(v, line, sizeof(line));
 		if (v->stat)
@@ -52,17 +53,23 @@ static void fuzz_session(const struct fuzz_trailer *t, struct mem_source *ms)
 		.sz = sizeof(opts),
 		.buf_size = 64UL << (t->buf_shift % 12),
 		.source = &ms->src,
-		.realloc_fn = fuzz_realloc,
+	};
+	struct taskdiag_request_opts req = {
+		.sz = sizeof(req),
+		.strategy = TASK_DIAG_DUMP_ALL,
+		.show_flags = ~0ULL,
 	};
 	struct taskdiag_task *task;
 	int i, ret, transient = 0;
 	struct taskdiag *td;
 	size_t sum = 0;
 
+	taskdiag__test_set_realloc(fuzz_realloc);
 	td = taskdiag__new(&opts);
+	taskdiag__test_set_realloc(NULL);
 	if (!td)
 		return;
-	if (taskdiag__request(td, TASK_DIAG_DUMP_ALL, 0, ~0ULL))
+	if (taskdiag__request(td, &req))
 		goto out;
 	for (i = 0; i < 1000000; i++) {
 		ret = taskdiag__next(td, &task);
