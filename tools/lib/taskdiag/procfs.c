@@ -18,6 +18,9 @@
 
 #define TD_DENTS_SIZE	(32 * 1024)
 #define TD_FILE_CHUNK	4096
+/* td_procfs_lines(): blocks of this size, lines up to TD_LINE_MAX bytes */
+#define TD_LINES_BLOCK	(64 * 1024)
+#define TD_LINE_MAX	(1024 * 1024)
 
 /* The groups the procfs backend gives ... */
 #define TD_SHOW_ALL	(TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_CRED | \
@@ -146,6 +149,103 @@ static int td_ids_parse(struct taskdiag *td, const char *s,
 	}
 }
 
+/* Open @name of @t: in its directory once that is open, by path before */
+static int td_procfs_open_file(struct taskdiag *td, const struct td_ptask *t,
+			       const char *name)
+{
+	char path[96];
+	int fd;
+
+	if (t->fd >= 0) {
+		fd = openat(t->fd, name, O_RDONLY | O_CLOEXEC);
+	} else {
+		snprintf(path, sizeof(path), "%s/%s", t->dir, name);
+		fd = openat(td->procfs->root_fd, path, O_RDONLY | O_CLOEXEC);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+/* read(), again after EINTR */
+static ssize_t td_read_once(int fd, char *buf, size_t len)
+{
+	ssize_t n;
+
+	do {
+		n = read(fd, buf, len);
+	} while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+/* Hand the complete lines of p->file to @fn; keep the rest at its start */
+static int td_lines_feed(struct taskdiag *td, td_line_fn fn, void *arg,
+			 bool eof)
+{
+	struct td_procfs *p = td->procfs;
+	char *s = p->file, *end = p->file + p->file_len, *eol;
+	int err = 0;
+
+	while (!err && s < end) {
+		eol = memchr(s, '\n', end - s);
+		if (!eol && !eof)
+			break;
+		if (!eol)
+			eol = end;
+		*eol = '\0';
+		err = fn(td, s, arg);
+		s = eol + 1;
+	}
+	if (s > end)
+		s = end;
+	p->file_len = end - s;
+	memmove(p->file, s, p->file_len);
+	return err;
+}
+
+/**
+ * td_procfs_lines() - read a file of a task line by line
+ * @td: the session
+ * @t: the task
+ * @name: the file, relative to the task's directory
+ * @fn: called for each line
+ * @arg: passed to @fn
+ *
+ * The file is read in blocks: what it holds at once is a block and the
+ * longest line, not the file (smaps of a process with many mappings).
+ *
+ * Return: 0, the first error of @fn, or -errno (-ENOENT, -ESRCH: the task
+ * is gone; -EBADMSG: a line longer than TD_LINE_MAX).
+ */
+int td_procfs_lines(struct taskdiag *td, const struct td_ptask *t,
+		    const char *name, td_line_fn fn, void *arg)
+{
+	struct td_procfs *p = td->procfs;
+	ssize_t n;
+	int fd, err;
+
+	fd = td_procfs_open_file(td, t, name);
+	if (fd < 0)
+		return fd;
+	p->file_len = 0;
+	do {
+		err = td_grow(td, (void **)&p->file, &p->file_cap,
+			      p->file_len + TD_LINES_BLOCK + 1, 1);
+		if (err)
+			break;
+		n = td_read_once(fd, p->file + p->file_len, TD_LINES_BLOCK);
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		p->file_len += n;
+		err = td_lines_feed(td, fn, arg, !n);
+		if (!err && p->file_len >= TD_LINE_MAX)
+			err = td_err(td, -EBADMSG, "%s/%s: a line too long",
+				     t->dir, name);
+	} while (!err && n > 0);
+	close(fd);
+	return err;
+}
+
 /**
  * td_procfs_read() - read a file of a task into td->procfs->file
  * @td: the session
@@ -158,14 +258,12 @@ int td_procfs_read(struct taskdiag *td, const struct td_ptask *t,
 		   const char *name)
 {
 	struct td_procfs *p = td->procfs;
-	char path[96];
 	ssize_t n;
 	int fd, err = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", t->dir, name);
-	fd = openat(p->root_fd, path, O_RDONLY | O_CLOEXEC);
+	fd = td_procfs_open_file(td, t, name);
 	if (fd < 0)
-		return -errno;
+		return fd;
 
 	p->file_len = 0;
 	for (;;) {
@@ -173,11 +271,10 @@ int td_procfs_read(struct taskdiag *td, const struct td_ptask *t,
 			      p->file_len + TD_FILE_CHUNK, 1);
 		if (err)
 			break;
-		n = read(fd, p->file + p->file_len, p->file_cap - p->file_len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
+		n = td_read_once(fd, p->file + p->file_len,
+				 p->file_cap - p->file_len - 1);
 		if (n <= 0) {
-			err = n < 0 ? -errno : 0;
+			err = n;
 			break;
 		}
 		p->file_len += n;
@@ -248,6 +345,7 @@ static int td_procfs_request(struct taskdiag *td)
 		err = td_ids_list(td, dir, &p->procs);
 		break;
 	case TASK_DIAG_DUMP_CHILDREN:
+		t.fd = -1;
 		snprintf(t.dir, sizeof(t.dir), "%u/task/%u", td->pid, td->pid);
 		err = td_procfs_read(td, &t, "children");
 		if (!err)
@@ -274,6 +372,7 @@ static void td_ptask_set(struct td_ptask *t, __u32 tgid, __u32 pid,
 {
 	t->pid = pid;
 	t->thread = thread;
+	t->fd = -1;
 	if (thread)
 		snprintf(t->dir, sizeof(t->dir), "%u/task/%u", tgid, pid);
 	else
@@ -318,11 +417,14 @@ static int td_procfs_next_task(struct taskdiag *td, struct td_ptask *t)
 	return 1;
 }
 
-/* A task that is gone, or that we may not see, is skipped */
+/*
+ * A task that is gone, that we may not see, or whose files cannot be
+ * parsed is skipped
+ */
 static bool td_procfs_vanished(int err)
 {
 	return err == -ENOENT || err == -ESRCH || err == -EACCES ||
-	       err == -EPERM;
+	       err == -EPERM || err == -EBADMSG;
 }
 
 static int td_procfs_next(struct taskdiag *td)

@@ -34,13 +34,19 @@ struct td_procfs {
 /* Where the files of the task being described are */
 struct td_ptask {
 	char		dir[48];	/* "PID" or "TGID/task/TID" */
+	int		fd;		/* that directory, once open, or -1 */
 	__u32		pid;
 	bool		thread;		/* per-thread numbers */
 };
 
+/* Called with each line of a file, NUL-terminated, without its newline */
+typedef int (*td_line_fn)(struct taskdiag *td, char *line, void *arg);
+
 /* procfs.c */
 int td_procfs_read(struct taskdiag *td, const struct td_ptask *t,
 		   const char *name);
+int td_procfs_lines(struct taskdiag *td, const struct td_ptask *t,
+		    const char *name, td_line_fn fn, void *arg);
 void td_procfs_close(struct taskdiag *td);
 
 /* procfs_task.c */

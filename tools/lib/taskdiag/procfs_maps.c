@@ -71,11 +71,22 @@ static const struct {
 	{ "Pss",		TD_VS(pss),		10 + 12 },
 };
 
-/* A VMA being parsed */
+/* The longest name of a mapping: a path and " (deleted)" */
+#define TD_VMA_NAME_MAX		(4096 + 16)
+
+/* A VMA being parsed: its name is copied, the lines come block by block */
 struct td_pvma {
 	struct task_diag_vma		rec;
 	struct task_diag_vma_stat	stat;
-	const char			*name;
+	bool				has_name;
+	char				name[TD_VMA_NAME_MAX];
+};
+
+/* The state of td_procfs_vmas() between lines */
+struct td_pmaps {
+	struct td_pvma			v;
+	bool				open;	/* v is being parsed */
+	bool				stat;	/* smaps */
 };
 
 static __u64 td_perms_flags(const char *perms)
@@ -124,7 +135,8 @@ static int td_maps_header(const char *line, struct td_pvma *v)
 	    strlen(perms) != 4)
 		return -EBADMSG;
 
-	memset(v, 0, sizeof(*v));
+	memset(&v->rec, 0, sizeof(v->rec));
+	memset(&v->stat, 0, sizeof(v->stat));
 	v->rec.start = start;
 	v->rec.end = end;
 	v->rec.vm_flags = td_perms_flags(perms);
@@ -134,7 +146,10 @@ static int td_maps_header(const char *line, struct td_pvma *v)
 	v->rec.inode = ino;
 	line += n;
 	line += strspn(line, " ");
-	v->name = *line ? line : NULL;
+	v->has_name = *line;
+	if (strlen(line) >= sizeof(v->name))
+		return -EBADMSG;
+	strcpy(v->name, line);
 	return 0;
 }
 
@@ -167,7 +182,7 @@ static int td_pvma_add(struct taskdiag *td, struct td_pvma *v, bool stat)
 {
 	size_t rec_len = sizeof(v->rec);
 	size_t stat_len = stat ? sizeof(v->stat) : 0;
-	size_t name_len = v->name ? strlen(v->name) + 1 : 0;
+	size_t name_len = v->has_name ? strlen(v->name) + 1 : 0;
 
 	if ((td->show_flags & TASK_DIAG_SHOW_VMA_EXEC) &&
 	    !(v->rec.vm_flags & TASK_DIAG_VMA_F_EXEC))
@@ -178,9 +193,9 @@ static int td_pvma_add(struct taskdiag *td, struct td_pvma *v, bool stat)
 	v->rec.vma_len = rec_len + stat_len + ((name_len + 3) & ~(size_t)3);
 	v->rec.stat_off = stat ? rec_len : 0;
 	v->rec.stat_len = stat_len;
-	v->rec.name_off = v->name ? rec_len + stat_len : 0;
+	v->rec.name_off = v->has_name ? rec_len + stat_len : 0;
 	v->rec.name_len = name_len;
-	return td_vma_add(td, &v->rec, v->name, name_len,
+	return td_vma_add(td, &v->rec, v->has_name ? v->name : NULL, name_len,
 			  stat ? &v->stat : NULL, NULL);
 }
 
@@ -189,33 +204,24 @@ static bool td_maps_is_header(const char *line)
 	return (*line >= '0' && *line <= '9') || (*line >= 'a' && *line <= 'f');
 }
 
-static int td_parse_maps(struct taskdiag *td, char *s, bool stat)
+/* A line of maps or smaps: a VMA's header, or one of its smaps fields */
+static int td_maps_line(struct taskdiag *td, char *line, void *arg)
 {
-	struct td_pvma v;
-	bool open = false;
-	char *eol;
+	struct td_pmaps *m = arg;
 	int err;
 
-	memset(&v, 0, sizeof(v));
-	for (; *s; s = eol) {
-		eol = strchrnul(s, '\n');
-		if (*eol)
-			*eol++ = '\0';
-		if (!td_maps_is_header(s)) {
-			if (open && stat)
-				td_smaps_field(s, &v);
-			continue;
-		}
-		if (open) {
-			err = td_pvma_add(td, &v, stat);
-			if (err)
-				return err;
-		}
-		if (td_maps_header(s, &v))
-			return -EBADMSG;
-		open = true;
+	if (!td_maps_is_header(line)) {
+		if (m->open && m->stat)
+			td_smaps_field(line, &m->v);
+		return 0;
 	}
-	return open ? td_pvma_add(td, &v, stat) : 0;
+	if (m->open) {
+		err = td_pvma_add(td, &m->v, m->stat);
+		if (err)
+			return err;
+	}
+	m->open = !td_maps_header(line, &m->v);
+	return m->open ? 0 : -EBADMSG;
 }
 
 /**
@@ -227,16 +233,16 @@ static int td_parse_maps(struct taskdiag *td, char *s, bool stat)
  */
 int td_procfs_vmas(struct taskdiag *td, const struct td_ptask *t)
 {
-	bool stat = td->show_flags & TASK_DIAG_SHOW_VMA_STAT;
-	const char *name = stat ? "smaps" : "maps";
+	struct td_pmaps m = { .stat = td->show_flags & TASK_DIAG_SHOW_VMA_STAT };
+	const char *name = m.stat ? "smaps" : "maps";
 	int err;
 
-	err = td_procfs_read(td, t, name);
-	if (err)
-		return err;
-	td->task.present |= TD_BIT(TASK_DIAG_VMA);
-	err = td_parse_maps(td, td->procfs->file, stat);
+	err = td_procfs_lines(td, t, name, td_maps_line, &m);
+	if (!err && m.open)
+		err = td_pvma_add(td, &m.v, m.stat);
 	if (err == -EBADMSG)
 		return td_err(td, err, "%s/%s: cannot parse it", t->dir, name);
+	if (!err)
+		td->task.present |= TD_BIT(TASK_DIAG_VMA);
 	return err;
 }

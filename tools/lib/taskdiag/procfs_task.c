@@ -5,9 +5,11 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "procfs.h"
@@ -366,6 +368,21 @@ static int td_fill_statm(struct taskdiag *td, const struct td_ptask *t,
 	return td_task_set_group(td, TASK_DIAG_STATM, &s, sizeof(s));
 }
 
+/*
+ * TASK_DIAG_VMA where maps may be read; the task without it where not,
+ * as from the kernel, which checks what procfs checks to open maps
+ */
+static int td_fill_vmas(struct taskdiag *td, const struct td_ptask *t)
+{
+	int err = td_procfs_vmas(td, t);
+
+	if (err != -EACCES && err != -EPERM)
+		return err;
+	td->task.nr_vmas = 0;
+	td->task.names_len = 0;
+	return 0;
+}
+
 static int td_fill_groups(struct taskdiag *td, const struct td_ptask *t,
 			  const struct td_pstat *st,
 			  const struct td_pstatus *ps)
@@ -381,7 +398,7 @@ static int td_fill_groups(struct taskdiag *td, const struct td_ptask *t,
 	if (!err && (show & TASK_DIAG_SHOW_CRED))
 		err = td_fill_creds(td, ps);
 	if (!err && (show & TASK_DIAG_SHOW_VMA) && ps->has_mm)
-		err = td_procfs_vmas(td, t);
+		err = td_fill_vmas(td, t);
 	if (!err && (show & TASK_DIAG_SHOW_STAT))
 		err = td_fill_stat(td, st);
 	if (!err && (show & TASK_DIAG_SHOW_STATM) && ps->has_mm)
@@ -389,17 +406,7 @@ static int td_fill_groups(struct taskdiag *td, const struct td_ptask *t,
 	return err;
 }
 
-/**
- * td_procfs_fill() - describe a task in td->task from its /proc files
- * @td: the session
- * @t: the task
- *
- * Kernel threads and zombies (no VmSize in status) get no TASK_DIAG_VMA
- * and TASK_DIAG_STATM, as from the kernel.
- *
- * Return: 0, or -errno (-ENOENT, -ESRCH: the task is gone).
- */
-int td_procfs_fill(struct taskdiag *td, const struct td_ptask *t)
+static int td_fill_task(struct taskdiag *td, const struct td_ptask *t)
 {
 	struct td_pstatus ps;
 	struct td_pstat st;
@@ -417,4 +424,32 @@ int td_procfs_fill(struct taskdiag *td, const struct td_ptask *t)
 			return err;
 	}
 	return td_fill_groups(td, t, &st, &ps);
+}
+
+/**
+ * td_procfs_fill() - describe a task in td->task from its /proc files
+ * @td: the session
+ * @task: the task
+ *
+ * Its files are opened in its directory, opened once: if the task exits
+ * and its pid is reused meanwhile, they are not the new task's (-ESRCH).
+ * Kernel threads and zombies (no VmSize in status) get no TASK_DIAG_VMA
+ * and TASK_DIAG_STATM, and a task whose maps may not be read no
+ * TASK_DIAG_VMA, as from the kernel.
+ *
+ * Return: 0, or -errno (-ENOENT, -ESRCH: the task is gone; -EBADMSG: a
+ * file cannot be parsed).
+ */
+int td_procfs_fill(struct taskdiag *td, const struct td_ptask *task)
+{
+	struct td_ptask t = *task;
+	int err;
+
+	t.fd = openat(td->procfs->root_fd, t.dir,
+		      O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (t.fd < 0)
+		return -errno;
+	err = td_fill_task(td, &t);
+	close(t.fd);
+	return err;
 }

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "internal.h"
+#include "procfs.h"
 #include "tests.h"
 
 #define CHILD_COMM	"td-child"
@@ -515,25 +517,100 @@ static int fake_proc_tree(void)
 	return ret;
 }
 
+/* A task whose files cannot be parsed is skipped, the others are not */
 static int fake_proc_malformed(void)
 {
 	char root[] = "/tmp/td-fakeproc.XXXXXX";
 	struct taskdiag_task *task;
 	struct taskdiag *td = NULL;
-	char cmd[64];
+	char cmd[64], *line = NULL;
 	int ret = -1;
 
 	CHECK(mkdtemp(root));
+	line = malloc(2 << 20);
+	if (!line)
+		goto out;
+	memset(line, 'x', (2 << 20) - 2);
+	line[(2 << 20) - 2] = '\n';
+	line[(2 << 20) - 1] = '\0';
 	if (put(root, "5/status", "Pid:\t5\nTgid:\t5\n") ||
-	    put(root, "5/stat", "5 no parens S 1 2 3\n"))
+	    put(root, "5/stat", "5 no parens S 1 2 3\n") ||
+	    put(root, "6/status", fake_status) ||
+	    put(root, "6/stat", fake_stat) ||
+	    put(root, "6/maps", "00400000-00401000 r-xp zz 08:01 1\n") ||
+	    put(root, "7/status", fake_status) ||
+	    put(root, "7/stat", fake_stat) ||
+	    put(root, "7/maps", line) ||
+	    put(root, "42/status", fake_status) ||
+	    put(root, "42/stat", fake_stat) ||
+	    put(root, "42/maps", fake_maps))
 		goto out;
 	td = procfs_session(root);
-	if (!td || td_request(td, TASK_DIAG_DUMP_ONE, 5,
-				     TASK_DIAG_SHOW_BASE))
+	if (!td || td_request(td, TASK_DIAG_DUMP_ALL, 0,
+			      TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_VMA))
 		goto out;
-	ret = taskdiag__next(td, &task) == -EBADMSG ? 0 : -1;
+	/* 5: no parentheses in stat; 6: a bad offset; 7: a 2 MiB line */
+	if (taskdiag__next(td, &task) != 1 || taskdiag_task__pid(task) != 42 ||
+	    taskdiag_task__nr_vmas(task) != 2)
+		goto out;
+	ret = taskdiag__next(td, &task);
 out:
 	taskdiag__delete(td);
+	free(line);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		ret = -1;
+	return ret;
+}
+
+/*
+ * smaps of many mappings is read block by block: every VMA is there, the
+ * lines cut by the blocks too, and the memory held is not the file
+ */
+static int fake_proc_big_smaps(void)
+{
+	char root[] = "/tmp/td-fakeproc.XXXXXX";
+	const struct taskdiag_vma *v;
+	struct taskdiag_task *task;
+	struct taskdiag *td = NULL;
+	size_t i, n = 4000, len = 0;
+	char cmd[64], *smaps;
+	int ret = -1;
+
+	CHECK(mkdtemp(root));
+	smaps = malloc(n * 256);
+	if (!smaps)
+		goto out;
+	for (i = 0; i < n; i++)
+		len += sprintf(smaps + len,
+			       "%08zx-%08zx r-xp 00000000 08:01 %zu /lib/l%zu.so\n"
+			       "Rss: %zu kB\nPss: 1 kB\nVmFlags: rd ex\n",
+			       (i + 1) << 16, ((i + 1) << 16) + 4096, i, i, i);
+	if (len < 200 * 1024 || put(root, "42/status", fake_status) ||
+	    put(root, "42/stat", fake_stat) || put(root, "42/smaps", smaps))
+		goto out;
+	td = procfs_session(root);
+	if (!td || td_request(td, TASK_DIAG_DUMP_ONE, 42, TASK_DIAG_SHOW_VMA |
+			      TASK_DIAG_SHOW_VMA_STAT) ||
+	    taskdiag__next(td, &task) != 1 || taskdiag_task__nr_vmas(task) != n)
+		goto out;
+	for (i = 0; i < n; i++) {
+		v = taskdiag_task__vma(task, i);
+		snprintf(cmd, sizeof(cmd), "/lib/l%zu.so", i);
+		if (v->start != (i + 1) << 16 || v->inode != i ||
+		    strcmp(v->name, cmd) || !v->stat ||
+		    v->stat->resident != i << 10 || v->stat->pss != 1 << 22)
+			goto out;
+	}
+	if (td->procfs->file_cap > 256 * 1024) {
+		printf("# a buffer of %zu bytes for %zu\n", td->procfs->file_cap,
+		       len);
+		goto out;
+	}
+	ret = taskdiag__next(td, &task);
+out:
+	taskdiag__delete(td);
+	free(smaps);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (system(cmd))
 		ret = -1;
@@ -547,5 +624,6 @@ const struct td_test procfs_tests[] = {
 	TD_TEST(request_errors),
 	TD_TEST(fake_proc_tree),
 	TD_TEST(fake_proc_malformed),
+	TD_TEST(fake_proc_big_smaps),
 	{ }
 };

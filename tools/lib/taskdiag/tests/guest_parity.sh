@@ -1,0 +1,187 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest_parity.sh [BUILD_DIR]: in a guest with /proc/task-diag, the procfs
+# backend of libtaskdiag describes the same tasks with the same groups as
+# the kernel backend, and fails the same way, for every strategy, as root
+# and as nobody, on /proc and on a procfs mount with hidepid=invisible.
+# TAP.
+#
+# What is compared of each task: pid, tgid, ppid, comm, which of the cred,
+# stat, statm and maps groups it has, and its number of mappings; not the
+# counters, which move between the two reads, nor what follows "-" in the
+# name of a workqueue worker (the work it ran last).  The taskdiag process
+# itself is left out (it is a new one each time).  A task that starts or exits
+# between the two reads (a kernel worker) would differ: a comparison is
+# made up to 3 times and must come out equal once.
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$here/../build}
+tmp=$(mktemp -d) || exit 1
+vpid= hp=
+n=0 failed=0
+
+cleanup() {
+	[ -n "$vpid" ] && kill "$vpid" 2>/dev/null
+	[ -n "$hp" ] && umount "$hp" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=1
+	echo "not ok $n - $1"
+	[ -n "$2" ] && [ -f "$2" ] && head -n 30 "$2" | sed 's/^/# /'
+}
+
+if [ ! -e /proc/task-diag ]; then
+	echo "1..0 # SKIP no /proc/task-diag: not the task_diag kernel"
+	exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "not ok 1 - run as root (to run taskdiag as nobody too)"
+	echo "1..1"
+	exit 1
+fi
+# nobody may not run what is under root's home: a copy of its own
+chmod 755 "$tmp"
+cp "$build/taskdiag" "$tmp/taskdiag" && chmod 755 "$tmp/taskdiag" || exit 1
+cmd=$tmp/taskdiag
+
+"$build/td-victim" --threads 2 --children 2 --ready "$tmp/ready" &
+vpid=$!
+i=0
+while [ ! -s "$tmp/ready" ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+if [ "$(cat "$tmp/ready" 2>/dev/null)" != "$vpid" ]; then
+	not_ok "td-victim started"
+	echo "1..$n"
+	exit 1
+fi
+ok "td-victim $vpid started (root's, 3 threads, 2 children)"
+
+hp=$tmp/hidepid
+mkdir "$hp"
+if mount -t proc -o hidepid=invisible proc "$hp"; then
+	ok "a procfs mount with hidepid=invisible at $hp"
+else
+	not_ok "mount -t proc -o hidepid=invisible"
+	hp=
+fi
+
+# as USER CMD...: CMD as root or as nobody
+as() {
+	user=$1
+	shift
+	if [ "$user" = root ]; then
+		"$@"
+	else
+		setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+	fi
+}
+
+# summary FILE: one line per task of the JSON output FILE, sorted
+summary() {
+	jq -c 'select(.base.comm != "taskdiag") |
+		[.pid, .tgid, .base.ppid,
+		 (.base.comm | if startswith("kworker/") then sub("-.*"; "")
+			       else . end), .cred != null,
+		 .stat != null, .statm != null,
+		 if has("vmas") then (.vmas | length) else null end]' "$1" |
+		sort
+}
+
+# run USER ROOT BACKEND ARGS...: taskdiag's status and summary in $tmp/B.*
+run() {
+	user=$1 root=$2 backend=$3
+	shift 3
+	as "$user" "$cmd" "$@" --cred --stat --statm --maps --json \
+		--proc "$root" --backend="$backend" \
+		>"$tmp/$backend.json" 2>"$tmp/$backend.err"
+	echo $? >"$tmp/$backend.rc"
+	summary "$tmp/$backend.json" >"$tmp/$backend.sum"
+}
+
+# same USER ROOT ARGS...: both backends give the same tasks, groups, status
+same() {
+	user=$1 root=$2
+	shift 2
+	for try in 1 2 3; do
+		run "$user" "$root" kernel "$@"
+		run "$user" "$root" procfs "$@"
+		{
+			echo "exit status: kernel $(cat "$tmp/kernel.rc"), procfs $(cat "$tmp/procfs.rc")"
+			diff -u "$tmp/kernel.sum" "$tmp/procfs.sum"
+		} >"$tmp/diff"
+		if cmp -s "$tmp/kernel.rc" "$tmp/procfs.rc" &&
+		   cmp -s "$tmp/kernel.sum" "$tmp/procfs.sum"; then
+			echo "$(wc -l <"$tmp/kernel.sum") tasks, exit status $(cat "$tmp/kernel.rc")" >"$tmp/what"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# check USER ROOT WANT ARGS...: same(), and WANT ("tasks" or "none")
+check() {
+	user=$1 root=$2 want=$3
+	shift 3
+	desc="$user, $root: $*"
+	if ! same "$user" "$root" "$@"; then
+		not_ok "$desc: kernel = procfs" "$tmp/diff"
+		return
+	fi
+	if [ "$want" = tasks ] && [ ! -s "$tmp/kernel.sum" ]; then
+		not_ok "$desc: some tasks expected" "$tmp/kernel.err"
+		return
+	fi
+	if [ "$want" = none ] && [ -s "$tmp/kernel.sum" ]; then
+		not_ok "$desc: no task expected" "$tmp/kernel.sum"
+		return
+	fi
+	ok "$desc: kernel = procfs ($(cat "$tmp/what"))"
+}
+
+child=$(cut -d' ' -f1 "/proc/$vpid/task/$vpid/children")
+for user in root nobody; do
+	check "$user" /proc tasks all
+	check "$user" /proc tasks All
+	check "$user" /proc tasks one --pid "$vpid"
+	check "$user" /proc tasks threads --pid "$vpid"
+	check "$user" /proc tasks children --pid "$vpid"
+	check "$user" /proc tasks one --pid "$child"
+	check "$user" /proc tasks one --pid 1
+	check "$user" /proc none one --pid 4194303
+done
+
+# nobody's maps of root's tasks: none; root's: the victim's
+maps_groups() {
+	grep -q "^\[$vpid,$vpid,[0-9]*,\"td-victim\",true,true,true,null\]$" \
+		"$tmp/kernel.sum"
+}
+run nobody /proc kernel one --pid "$vpid"
+if maps_groups; then
+	ok "nobody: root's td-victim without its maps, with the rest"
+else
+	not_ok "nobody: root's td-victim without its maps, with the rest" \
+		"$tmp/kernel.sum"
+fi
+
+if [ -n "$hp" ]; then
+	check root "$hp" tasks all
+	check root "$hp" tasks one --pid "$vpid"
+	check nobody "$hp" none all
+	check nobody "$hp" none All
+	check nobody "$hp" none one --pid "$vpid"
+	check nobody "$hp" none children --pid "$vpid"
+fi
+
+echo "1..$n"
+exit $failed
