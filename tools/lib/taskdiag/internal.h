@@ -115,6 +115,7 @@ static inline int td_fail(struct taskdiag *td, int err)
 /* log.c */
 void td_log(int level, const char *fmt, ...) __printf(2, 3);
 int td_err(struct taskdiag *td, int err, const char *fmt, ...) __printf(3, 4);
+const char *td_strerror(int err);
 
 /* util.c */
 void *td_realloc(struct taskdiag *td, void *ptr, size_t size);

@@ -21,7 +21,7 @@ static int td_kernel_open_fd(struct taskdiag *td)
 	snprintf(path, sizeof(path), "%s/task-diag", td->proc_root);
 	td->kernel_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (td->kernel_fd < 0)
-		return td_err(td, -errno, "%s: %s", path, strerror(errno));
+		return td_err(td, -errno, "%s: %s", path, td_strerror(errno));
 	return 0;
 }
 
@@ -164,7 +164,7 @@ static int td_kernel_send(struct taskdiag *td)
 			      "request strategy %llu pid %u flags %#llx: %s",
 			      (unsigned long long)td->strategy, td->pid,
 			      (unsigned long long)td->show_flags,
-			      strerror(-err));
+			      td_strerror(-err));
 	return 0;
 }
 

@@ -57,6 +57,24 @@ const char *taskdiag__errmsg(const struct taskdiag *td)
 	return td ? td->errmsg : td_new_error();
 }
 
+/* strerror_r() of glibc with _GNU_SOURCE, or the XSI one (musl...) */
+static const char *td_strerror_r(int err, char *buf, size_t size)
+{
+#if defined(__GLIBC__) && defined(_GNU_SOURCE)
+	return strerror_r(err, buf, size);
+#else
+	return strerror_r(err, buf, size) ? "Unknown error" : buf;
+#endif
+}
+
+/* An error in words, in a buffer of the calling thread: for messages */
+const char *td_strerror(int err)
+{
+	static __thread char buf[64];
+
+	return taskdiag__strerror(err, buf, sizeof(buf));
+}
+
 const char *taskdiag__strerror(int err, char *buf, size_t size)
 {
 	const char *s;
@@ -73,7 +91,7 @@ const char *taskdiag__strerror(int err, char *buf, size_t size)
 		s = "task-diag protocol error";
 		break;
 	default:
-		s = strerror_r(err, buf, size);
+		s = td_strerror_r(err, buf, size);
 	}
 	if (s != buf)
 		snprintf(buf, size, "%s", s);

@@ -11,12 +11,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "procfs.h"
 
 #define TD_DENTS_SIZE	(32 * 1024)
+
+/*
+ * A record of getdents64(2), struct linux_dirent64: called by its number,
+ * which the C libraries before glibc 2.30 and musl do not wrap
+ */
+struct td_dirent64 {
+	__u64		d_ino;
+	__s64		d_off;
+	unsigned short	d_reclen;
+	unsigned char	d_type;
+	char		d_name[];
+};
 #define TD_FILE_CHUNK	4096
 /* td_procfs_lines(): blocks of this size, lines up to TD_LINE_MAX bytes */
 #define TD_LINES_BLOCK	(64 * 1024)
@@ -71,17 +84,17 @@ static void td_ids_clear(struct td_ids *ids)
 static int td_ids_getdents(struct taskdiag *td, int fd, struct td_ids *ids)
 {
 	struct td_procfs *p = td->procfs;
-	struct dirent64 *d;
+	struct td_dirent64 *d;
 	ssize_t n, off;
 	__u32 id;
 	int err;
 
 	for (;;) {
-		n = getdents64(fd, p->dents, TD_DENTS_SIZE);
+		n = syscall(SYS_getdents64, fd, p->dents, TD_DENTS_SIZE);
 		if (n <= 0)
 			return n < 0 ? -errno : 0;
 		for (off = 0; off < n; off += d->d_reclen) {
-			d = (struct dirent64 *)(p->dents + off);
+			d = (struct td_dirent64 *)(p->dents + off);
 			if (!td_parse_id(d->d_name, strlen(d->d_name), &id))
 				continue;
 			err = td_ids_add(td, ids, id);
@@ -363,7 +376,7 @@ static int td_procfs_request(struct taskdiag *td)
 		return td_err(td, -ESRCH, "pid %u: no such task", td->pid);
 	if (err)
 		return td_err(td, err, "listing the tasks: %s",
-			      strerror(-err));
+			      td_strerror(-err));
 	return 0;
 }
 
@@ -396,7 +409,7 @@ static int td_procfs_next_thread(struct taskdiag *td, struct td_ptask *t)
 			td_ids_clear(&p->threads);	/* it has exited */
 		else if (err)
 			return td_err(td, err, "listing %s: %s", dir,
-				      strerror(-err));
+				      td_strerror(-err));
 	}
 	td_ptask_set(t, p->tgid, p->threads.ids[p->threads.pos++], true);
 	return 1;
@@ -444,7 +457,7 @@ static int td_procfs_next(struct taskdiag *td)
 		if (!td_procfs_vanished(ret))
 			return td_fail(td, ret);
 		td_log(TASKDIAG_LOG_DEBUG, "%s: skipped: %s", t.dir,
-		       strerror(-ret));
+		       td_strerror(-ret));
 	}
 }
 
@@ -480,7 +493,7 @@ int td_procfs_open(struct taskdiag *td)
 	p->root_fd = open(td->proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (p->root_fd < 0)
 		return td_err(td, -errno, "%s: %s", td->proc_root,
-			      strerror(errno));
+			      td_strerror(errno));
 	td->ops = &td_procfs_ops;
 	return 0;
 }

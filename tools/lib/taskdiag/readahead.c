@@ -72,7 +72,7 @@ static struct td_read_ahead *td_ra_new(struct taskdiag *td)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
 		td_log(TASKDIAG_LOG_DEBUG, "no read-ahead thread: %s",
-		       strerror(err));
+		       td_strerror(err));
 		pthread_cond_destroy(&ra->cond);
 		pthread_mutex_destroy(&ra->lock);
 		free(ra);

@@ -112,7 +112,7 @@ static int td_stream_fill(struct taskdiag *td)
 			continue;
 		if (n != -EMSGSIZE)
 			return td_err(td, n, "reading the answer: %s",
-				      strerror(-n));
+				      td_strerror(-n));
 		err = td_stream_grow(td);
 		if (err)
 			return err;

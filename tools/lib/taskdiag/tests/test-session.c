@@ -3,6 +3,8 @@
  * Tests of sessions: options, backends, the request message, logging.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -251,6 +253,73 @@ static int errmsg_of_failed_new(void)
 	return 0;
 }
 
+#define NR_THREADS	4
+#define NR_ROUNDS	20
+
+/*
+ * One thread's sessions: one on /proc (itself, every group), one on a
+ * memory source, and a taskdiag__new() that fails with a message of its
+ * own; each must see its own answers only
+ */
+static void *sessions_of_a_thread(void *arg)
+{
+	struct taskdiag_opts opts = {
+		.sz = sizeof(opts), .backend = TASKDIAG_BACKEND_PROCFS,
+	};
+	long id = (long)arg, bad = 0;
+	struct taskdiag_task *task;
+	struct taskdiag *td, *mem;
+	struct mem_source ms;
+	char root[64];
+	size_t cuts[3];
+	struct run r;
+	struct sb sb;
+	int i;
+
+	three_tasks(&sb, cuts);
+	td = taskdiag__new(&opts);
+	for (i = 0; td && i < NR_ROUNDS; i++) {
+		if (td_request(td, TASK_DIAG_DUMP_ONE, getpid(), SHOW_ALL) ||
+		    taskdiag__next(td, &task) != 1 ||
+		    taskdiag_task__pid(task) != (__u32)getpid() ||
+		    !taskdiag_task__nr_vmas(task) || taskdiag__next(td, &task))
+			bad++;
+		mem = mem_session_flags(&ms, &sb, 256 << (id + i % 4), SHOW_ALL);
+		if (!mem || run_all(mem, &r) || r.nr_tasks != 3 ||
+		    r.pids[2] != 3 || r.nr_vmas[1] != 3)
+			bad++;
+		taskdiag__delete(mem);
+		snprintf(root, sizeof(root), "/nonexistent-%ld-%d", id, i);
+		opts.proc_root = root;
+		if (taskdiag__new(&opts) || !strstr(taskdiag__errmsg(NULL), root))
+			bad++;
+		opts.proc_root = NULL;
+	}
+	taskdiag__delete(td);
+	sb_free(&sb);
+	return (void *)(td ? bad : -1);
+}
+
+static int sessions_on_threads(void)
+{
+	pthread_t threads[NR_THREADS];
+	void *bad;
+	long i;
+	int ret = 0;
+
+	for (i = 0; i < NR_THREADS; i++)
+		CHECK(!pthread_create(&threads[i], NULL, sessions_of_a_thread,
+				      (void *)i));
+	for (i = 0; i < NR_THREADS; i++) {
+		CHECK(!pthread_join(threads[i], &bad));
+		if (bad) {
+			printf("# thread %ld: %ld bad rounds\n", i, (long)bad);
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
 static int log_count;
 static int log_level;
 
@@ -306,5 +375,6 @@ const struct td_test session_tests[] = {
 	TD_TEST(group_sizes),
 	TD_TEST(request_opts_size_checked),
 	TD_TEST(errmsg_of_failed_new),
+	TD_TEST(sessions_on_threads),
 	{ }
 };

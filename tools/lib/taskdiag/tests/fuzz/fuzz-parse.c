@@ -23,30 +23,6 @@ static void *fuzz_realloc(void *ptr, size_t size)
 	return realloc(ptr, size);
 }
 
-/* Touch everything the task gives, as a caller would */
-static size_t use_task(const struct taskdiag_task *task)
-{
-	const struct task_diag_base *b = taskdiag_task__base(task, NULL);
-	const struct taskdiag_vma *v;
-	size_t i, sum = taskdiag_task__pid(task);
-	char line[8192];
-
-	if (b)
-		sum += strlen(b->comm) + b->ppid;
-	if (taskdiag_task__creds(task, NULL))
-		sum += taskdiag_task__creds(task, NULL)->cap_bset.cap[1];
-	if (taskdiag_task__stat(task, NULL))
-		sum += taskdiag_task__stat(task, NULL)->threads;
-	if (taskdiag_task__statm(task, NULL))
-		sum += taskdiag_task__statm(task, NULL)->stack_vm;
-	taskdiag_task__for_each_vma(task, i, v) {
-		sum += taskdiag_vma__format(v, line, sizeof(line));
-		if (v->stat)
-			sum += v->stat->pss;
-	}
-	return sum + taskdiag_task__exited(task);
-}
-
 static void fuzz_session(const struct fuzz_trailer *t, struct mem_source *ms)
 {
 	struct taskdiag_opts opts = {
@@ -77,7 +53,7 @@ static void fuzz_session(const struct fuzz_trailer *t, struct mem_source *ms)
 			continue;
 		if (ret <= 0)
 			break;
-		sum += use_task(task);
+		sum += fuzz_use_task(task);
 	}
 	if (ret < 0 && !taskdiag__errmsg(td)[0])
 		abort();	/* every error comes with a message */

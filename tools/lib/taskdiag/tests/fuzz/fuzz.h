@@ -9,6 +9,8 @@
 #ifndef __LIBTASKDIAG_FUZZ_H
 #define __LIBTASKDIAG_FUZZ_H
 
+#include <stddef.h>
+
 #define FUZZ_MAGIC		"TDFZ"
 
 #define FUZZ_F_EINTR		0x01	/* the first read fails with EINTR */
@@ -22,5 +24,10 @@ struct fuzz_trailer {
 	unsigned char	flags;		/* FUZZ_F_* */
 	unsigned char	arg;
 };
+
+struct taskdiag_task;
+
+/* use.c: touch everything @task gives, as a caller would */
+size_t fuzz_use_task(const struct taskdiag_task *task);
 
 #endif /* __LIBTASKDIAG_FUZZ_H */
