@@ -19,10 +19,7 @@
 
 #define TD_DENTS_SIZE	(32 * 1024)
 
-/*
- * A record of getdents64(2), struct linux_dirent64: called by its number,
- * which the C libraries before glibc 2.30 and musl do not wrap
- */
+/* A record of getdents64(2), struct linux_dirent64 */
 struct td_dirent64 {
 	__u64		d_ino;
 	__s64		d_off;
@@ -30,6 +27,16 @@ struct td_dirent64 {
 	unsigned char	d_type;
 	char		d_name[];
 };
+
+/* glibc wraps getdents64(2) since 2.30; others get it by its number */
+static ssize_t td_getdents64(int fd, void *buf, size_t size)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 30)
+	return getdents64(fd, buf, size);
+#else
+	return syscall(SYS_getdents64, fd, buf, size);
+#endif
+}
 #define TD_FILE_CHUNK	4096
 /* td_procfs_lines(): blocks of this size, lines up to TD_LINE_MAX bytes */
 #define TD_LINES_BLOCK	(64 * 1024)
@@ -90,7 +97,7 @@ static int td_ids_getdents(struct taskdiag *td, int fd, struct td_ids *ids)
 	int err;
 
 	for (;;) {
-		n = syscall(SYS_getdents64, fd, p->dents, TD_DENTS_SIZE);
+		n = td_getdents64(fd, p->dents, TD_DENTS_SIZE);
 		if (n <= 0)
 			return n < 0 ? -errno : 0;
 		for (off = 0; off < n; off += d->d_reclen) {

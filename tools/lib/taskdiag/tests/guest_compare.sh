@@ -18,6 +18,7 @@ victim=$build/td-victim
 tmp=$(mktemp -d) || exit 1
 vpid=
 n=0 failed=0
+. "$here/victim.sh"
 
 cleanup() {
 	[ -n "$vpid" ] && kill "$vpid" 2>/dev/null
@@ -93,25 +94,13 @@ same_records() {
 	[ -s "$tmp/k" ] && diff -u "$tmp/p" "$tmp/k"
 }
 
-"$victim" --threads 2 --children 2 --ready "$tmp/ready" &
-vpid=$!
-i=0
-while [ ! -s "$tmp/ready" ] && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-if [ "$(cat "$tmp/ready" 2>/dev/null)" != "$vpid" ]; then
+if ! start_victim "$victim" "$tmp" --threads 2 --children 2; then
 	not_ok "td-victim started"
 	echo "1..$n"
 	exit 1
 fi
 ok "td-victim $vpid started"
-children=$(cat "/proc/$vpid/task/$vpid/children")
-child=${children%% *}
-for t in /proc/"$vpid"/task/*; do
-	thread=${t##*/}
-	[ "$thread" != "$vpid" ] && break
-done
+victim_kin
 
 check "kernel = procfs: one $vpid (the process)" same_records one one "$vpid"
 check "kernel = procfs: one $thread (a thread)" same_records one one "$thread"

@@ -18,7 +18,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 tmp=$(mktemp -d) || exit 1
 vpid= hp=
-n=0 failed=0
+# result STATUS DESCRIPTION: TAP, $n, $failed
+. "$here/../../../testing/tap/tap.sh"
+. "$here/victim.sh"
 
 cleanup() {
 	[ -n "$vpid" ] && kill "$vpid" 2>/dev/null
@@ -28,14 +30,12 @@ cleanup() {
 trap cleanup EXIT
 
 ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
+	result 0 "$1"
 }
 
+# not_ok DESCRIPTION [FILE]: and the start of FILE
 not_ok() {
-	n=$((n + 1))
-	failed=1
-	echo "not ok $n - $1"
+	result 1 "$1"
 	[ -n "$2" ] && [ -f "$2" ] && head -n 30 "$2" | sed 's/^/# /'
 }
 
@@ -53,14 +53,7 @@ chmod 755 "$tmp"
 cp "$build/taskdiag" "$tmp/taskdiag" && chmod 755 "$tmp/taskdiag" || exit 1
 cmd=$tmp/taskdiag
 
-"$build/td-victim" --threads 2 --children 2 --ready "$tmp/ready" &
-vpid=$!
-i=0
-while [ ! -s "$tmp/ready" ] && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-if [ "$(cat "$tmp/ready" 2>/dev/null)" != "$vpid" ]; then
+if ! start_victim "$build/td-victim" "$tmp" --threads 2 --children 2; then
 	not_ok "td-victim started"
 	echo "1..$n"
 	exit 1
@@ -149,7 +142,7 @@ check() {
 	ok "$desc: kernel = procfs ($(cat "$tmp/what"))"
 }
 
-child=$(cut -d' ' -f1 "/proc/$vpid/task/$vpid/children")
+victim_kin
 for user in root nobody; do
 	check "$user" /proc tasks all
 	check "$user" /proc tasks All

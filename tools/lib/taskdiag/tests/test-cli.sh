@@ -15,6 +15,7 @@ cleanup() {
 }
 trap cleanup EXIT
 n=0 failed=0
+. "$(dirname "$0")/victim.sh"
 
 check() {
 	desc=$1
@@ -81,14 +82,7 @@ if [ ! -e /proc/task-diag ]; then
 		expect_exit 3 "$cmd" all --backend=kernel
 fi
 
-"$victim" --threads 2 --children 1 --ready "$tmp/ready" &
-vpid=$!
-i=0
-while [ ! -s "$tmp/ready" ] && [ $i -lt 100 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-check "td-victim started" test "$(cat "$tmp/ready" 2>/dev/null)" = "$vpid"
+check "td-victim started" start_victim "$victim" "$tmp" --threads 2 --children 1
 
 maps_same() {
 	cat "/proc/$vpid/maps" >"$tmp/maps"
@@ -162,12 +156,7 @@ backend_shown() {
 check "the backend: first text line, JSON field, none with --no-headers" \
 	backend_shown
 
-children=$(cat "/proc/$vpid/task/$vpid/children")
-child=${children%% *}
-for t in /proc/"$vpid"/task/*; do
-	thread=${t##*/}
-	[ "$thread" != "$vpid" ] && break
-done
+victim_kin
 several_pids() {
 	td one --pid "$vpid,$child" -p "$thread" --no-headers >"$tmp/several" &&
 	[ "$(awk '{ print $2 }' "$tmp/several" | tr '\n' ' ')" = \
