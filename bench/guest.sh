@@ -61,8 +61,8 @@ run_record() {
 	shift
 	t0=$(now)
 	PERF_CONFIG=$cfg "$perf" record -a -q "$@" -o /tmp/bench.data -- \
-		sh -c 'date +%s.%N >/tmp/bench.start' >/dev/null 2>&1 </dev/null ||
-		return 1
+		sh -c 'date +%s.%N >/tmp/bench.start' >/dev/null 2>/tmp/bench.err \
+		</dev/null || return 1
 	t2=$(now)
 	t1=$(cat /tmp/bench.start)
 	rm -f /tmp/bench.data
@@ -72,11 +72,11 @@ run_record() {
 # run_top CFG: seconds from exec of perf top until its first screen, and
 # until its first screen with samples (a non-zero irqs/sec, -d 1 later)
 run_top() {
-	local cfg=$1 t0 t1='' t2='' pid
+	local cfg=$1 t0 t1='' t2='' pid st
 	: >/tmp/bench.top
 	t0=$(now)
 	PERF_CONFIG=$cfg "$perf" top --stdio -a -e cpu-clock -d 1 \
-		>/tmp/bench.top 2>/dev/null <&3 &
+		>/tmp/bench.top 2>/tmp/bench.err <&3 &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		if [ -z "$t1" ] && grep -q 'PerfTop:' /tmp/bench.top; then
@@ -90,7 +90,8 @@ run_top() {
 	done
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	[ -n "$t2" ] || return 1
+	st=$?
+	[ -n "$t2" ] || { echo "perf top ended with status $st" >>/tmp/bench.err; return 1; }
 	echo "$(elapsed "$t0" "$t1") $(elapsed "$t0" "$t2")"
 }
 
@@ -100,15 +101,30 @@ run_trace() {
 	local cfg=$1 t0
 	t0=$(now)
 	PERF_CONFIG=$cfg timeout 600 "$perf" trace -a -o /dev/null \
-		-- true >/dev/null 2>&1 </dev/null || return 1
+		-- true >/dev/null 2>/tmp/bench.err </dev/null || return 1
 	elapsed "$t0" "$(now)"
+}
+
+# e2e_one CMD CFG: one run of the command CMD of e2e() with CFG
+e2e_one() {
+	case $1 in
+	record) run_record "$2" ;;
+	record-B) run_record "$2" -B ;;
+	record-buildid) run_record "$2" --buildid-mmap ;;
+	record-pass) run_record "$2" --no-buildid-mmap ;;
+	record-mt) run_record "$2" --num-thread-synthesize="$cpus" ;;
+	top) run_top "$2" ;;
+	trace) run_trace "$2" ;;
+	esac
 }
 
 # e2e SIZE: the whole perf commands users run, /proc and task_diag
 # interleaved, the one that goes first alternating, after a warm-up
-# round that is not kept
+# round that is not kept.  A run that fails is said, with what perf
+# said, and run again once (counted in META e2e_retries); a second
+# failure ends the bench.
 e2e() {
-	local size=$1 i cmd src cfg order r
+	local size=$1 i cmd src cfg order r retries=0
 	for i in $(seq 0 "$iter"); do
 		for cmd in record record-B record-buildid record-pass record-mt \
 			   top trace; do
@@ -117,16 +133,14 @@ e2e() {
 			for src in $order; do
 				cfg=$proc_cfg
 				[ "$src" = taskdiag ] && cfg=$td_cfg
-				case $cmd in
-				record) r=$(run_record "$cfg") ;;
-				record-B) r=$(run_record "$cfg" -B) ;;
-				record-buildid) r=$(run_record "$cfg" --buildid-mmap) ;;
-				record-pass) r=$(run_record "$cfg" --no-buildid-mmap) ;;
-				record-mt) r=$(run_record "$cfg" \
-					--num-thread-synthesize="$cpus") ;;
-				top) r=$(run_top "$cfg") ;;
-				trace) r=$(run_trace "$cfg") ;;
-				esac || { say "$cmd ($src) failed"; return 1; }
+				r=$(e2e_one "$cmd" "$cfg") || {
+					say "$cmd ($src) failed, run again: $(tail -n 5 /tmp/bench.err | tr '\n' '|')"
+					retries=$((retries + 1))
+					r=$(e2e_one "$cmd" "$cfg")
+				} || {
+					say "$cmd ($src) failed again: $(tail -n 5 /tmp/bench.err | tr '\n' '|')"
+					return 1
+				}
 				[ "$i" = 0 ] && continue
 				case $cmd in
 				record*)
@@ -140,6 +154,7 @@ e2e() {
 			done
 		done
 	done
+	echo "META e2e_retries_$size $retries"
 }
 
 # perf bench taskdiag SIZE PREFIX [OPTION...]: the /proc walk with 1 and
