@@ -119,6 +119,7 @@ const char *td_strerror(int err);
 
 /* util.c */
 void *td_realloc(struct taskdiag *td, void *ptr, size_t size);
+bool td_is_zero(const void *p, size_t len);
 int td_opts_copy(void *dst, size_t size, const void *src, size_t src_sz);
 extern void *(*td_realloc_hook)(void *ptr, size_t size);
 

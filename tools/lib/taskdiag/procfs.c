@@ -517,6 +517,7 @@ void td_procfs_close(struct taskdiag *td)
 	free(p->threads.ids);
 	free(p->file);
 	free(p->dents);
+	free(p->vma_name);
 	free(p);
 	td->procfs = NULL;
 }

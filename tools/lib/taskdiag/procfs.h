@@ -28,6 +28,8 @@ struct td_procfs {
 	size_t		file_len;
 	size_t		file_cap;
 	char		*dents;		/* getdents64() buffer */
+	char		*vma_name;	/* the name of the VMA being parsed */
+	size_t		vma_name_cap;
 	unsigned int	page_shift;
 };
 

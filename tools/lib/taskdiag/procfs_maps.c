@@ -71,15 +71,15 @@ static const struct {
 	{ "Pss",		TD_VS(pss),		10 + 12 },
 };
 
-/* The longest name of a mapping: a path and " (deleted)" */
-#define TD_VMA_NAME_MAX		(4096 + 16)
-
-/* A VMA being parsed: its name is copied, the lines come block by block */
+/*
+ * A VMA being parsed: the lines come block by block, so its name is copied
+ * (to td->procfs->vma_name, which grows: a path longer than PATH_MAX, or
+ * with escaped newlines, makes a longer line)
+ */
 struct td_pvma {
 	struct task_diag_vma		rec;
 	struct task_diag_vma_stat	stat;
-	bool				has_name;
-	char				name[TD_VMA_NAME_MAX];
+	const char			*name;
 };
 
 /* The state of td_procfs_vmas() between lines */
@@ -123,12 +123,15 @@ static __u64 td_vm_flags(const char *s)
 }
 
 /* "start-end perms offset major:minor inode   name" */
-static int td_maps_header(const char *line, struct td_pvma *v)
+static int td_maps_header(struct taskdiag *td, const char *line,
+			  struct td_pvma *v)
 {
+	struct td_procfs *p = td->procfs;
 	unsigned long long start, end, pgoff, ino;
 	unsigned int major, minor;
 	char perms[5];
 	int n = -1;
+	size_t len;
 
 	if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu%n", &start, &end,
 		   perms, &pgoff, &major, &minor, &ino, &n) != 7 || n < 0 ||
@@ -146,10 +149,14 @@ static int td_maps_header(const char *line, struct td_pvma *v)
 	v->rec.inode = ino;
 	line += n;
 	line += strspn(line, " ");
-	v->has_name = *line;
-	if (strlen(line) >= sizeof(v->name))
-		return -EBADMSG;
-	strcpy(v->name, line);
+	v->name = NULL;
+	if (!*line)
+		return 0;
+	len = strlen(line) + 1;
+	if (td_grow(td, (void **)&p->vma_name, &p->vma_name_cap, len, 1))
+		return -ENOMEM;
+	memcpy(p->vma_name, line, len);
+	v->name = p->vma_name;
 	return 0;
 }
 
@@ -182,7 +189,7 @@ static int td_pvma_add(struct taskdiag *td, struct td_pvma *v, bool stat)
 {
 	size_t rec_len = sizeof(v->rec);
 	size_t stat_len = stat ? sizeof(v->stat) : 0;
-	size_t name_len = v->has_name ? strlen(v->name) + 1 : 0;
+	size_t name_len = v->name ? strlen(v->name) + 1 : 0;
 
 	if ((td->show_flags & TASK_DIAG_SHOW_VMA_EXEC) &&
 	    !(v->rec.vm_flags & TASK_DIAG_VMA_F_EXEC))
@@ -193,9 +200,9 @@ static int td_pvma_add(struct taskdiag *td, struct td_pvma *v, bool stat)
 	v->rec.vma_len = rec_len + stat_len + ((name_len + 3) & ~(size_t)3);
 	v->rec.stat_off = stat ? rec_len : 0;
 	v->rec.stat_len = stat_len;
-	v->rec.name_off = v->has_name ? rec_len + stat_len : 0;
+	v->rec.name_off = v->name ? rec_len + stat_len : 0;
 	v->rec.name_len = name_len;
-	return td_vma_add(td, &v->rec, v->has_name ? v->name : NULL, name_len,
+	return td_vma_add(td, &v->rec, v->name, name_len,
 			  stat ? &v->stat : NULL, NULL);
 }
 
@@ -220,8 +227,9 @@ static int td_maps_line(struct taskdiag *td, char *line, void *arg)
 		if (err)
 			return err;
 	}
-	m->open = !td_maps_header(line, &m->v);
-	return m->open ? 0 : -EBADMSG;
+	err = td_maps_header(td, line, &m->v);
+	m->open = !err;
+	return err;
 }
 
 /**

@@ -49,11 +49,14 @@ int taskdiag__request(struct taskdiag *td,
 	struct taskdiag_request_opts opts;
 	int err;
 
-	if (!td || !user_opts)
+	if (!td)
 		return -EINVAL;
+	td->state = TD_IDLE;	/* the answer to the previous request is dropped */
+	if (!user_opts)
+		return td_err(td, -EINVAL, "no struct taskdiag_request_opts");
 	err = td_opts_copy(&opts, sizeof(opts), user_opts, user_opts->sz);
-	if (err)
-		return td_err(td, err, "bad struct taskdiag_request_opts");
+	if (err || opts.__reserved)
+		return td_err(td, -EINVAL, "bad struct taskdiag_request_opts");
 	td->strategy = opts.strategy;
 	td->pid = opts.pid;
 	td->show_flags = opts.show_flags;

@@ -99,6 +99,8 @@ struct taskdiag *taskdiag__new(const struct taskdiag_opts *user_opts)
 
 	err = td_opts_copy(&opts, sizeof(opts), user_opts,
 			   user_opts ? user_opts->sz : 0);
+	if (!err && !td_is_zero(opts.__reserved, sizeof(opts.__reserved)))
+		err = -EINVAL;
 	if (err)
 		return td_new_failed(err, "bad struct taskdiag_opts");
 	td = td_realloc_hook ? td_realloc_hook(NULL, sizeof(*td)) :

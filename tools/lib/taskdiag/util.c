@@ -60,6 +60,17 @@ int td_grow(struct taskdiag *td, void **ptr, size_t *cap, size_t need,
 	return 0;
 }
 
+/* Whether the @len bytes at @p are all zero */
+bool td_is_zero(const void *p, size_t len)
+{
+	const unsigned char *c = p;
+
+	while (len--)
+		if (*c++)
+			return false;
+	return true;
+}
+
 /**
  * td_opts_copy() - copy a caller's options struct that starts with its size
  * @dst: the library's struct
@@ -74,16 +85,13 @@ int td_grow(struct taskdiag *td, void **ptr, size_t *cap, size_t need,
  */
 int td_opts_copy(void *dst, size_t size, const void *src, size_t src_sz)
 {
-	size_t i;
-
 	memset(dst, 0, size);
 	if (!src)
 		return 0;
 	if (src_sz < sizeof(size_t))
 		return -EINVAL;
-	for (i = size; i < src_sz; i++)
-		if (((const char *)src)[i])
-			return -EINVAL;
+	if (src_sz > size && !td_is_zero((const char *)src + size, src_sz - size))
+		return -EINVAL;
 	memcpy(dst, src, src_sz < size ? src_sz : size);
 	return 0;
 }

@@ -138,9 +138,13 @@ static int parse_num(const char *s, unsigned long long max, bool suffix,
 	if (errno)
 		return -1;
 	if (suffix && (*end == 'K' || *end == 'k') && !end[1]) {
+		if (v > max >> 10)
+			return -1;
 		v <<= 10;
 		end++;
 	} else if (suffix && (*end == 'M' || *end == 'm') && !end[1]) {
+		if (v > max >> 20)
+			return -1;
 		v <<= 20;
 		end++;
 	}
@@ -232,7 +236,7 @@ static int parse_list(struct cmd_opts *o, const char *list,
 	char item[256];
 	size_t len;
 
-	do {
+	for (;;) {
 		comma = strchr(p, ',');
 		len = comma ? (size_t)(comma - p) : strlen(p);
 		if (!len || len >= sizeof(item))
@@ -241,9 +245,10 @@ static int parse_list(struct cmd_opts *o, const char *list,
 		item[len] = '\0';
 		if (add(o, item))
 			return -1;
+		if (!comma)
+			return 0;
 		p = comma + 1;
-	} while (comma);
-	return 0;
+	}
 }
 
 /* The options that change the groups or the output */

@@ -11,11 +11,14 @@
  * utf8_len() - the length of the valid UTF-8 character at @s
  * @s: a NUL-terminated string
  *
- * Return: 1 to 4, or 0 if the bytes at @s are no valid UTF-8 (overlong
- * forms of 2 bytes are not).
+ * Valid as RFC 3629 says: no overlong form, no surrogate (U+D800-U+DFFF),
+ * nothing above U+10FFFF.
+ *
+ * Return: 1 to 4, or 0 if the bytes at @s are no valid UTF-8.
  */
 size_t utf8_len(const unsigned char *s)
 {
+	unsigned char lo = 0x80, hi = 0xbf;
 	size_t n, i;
 
 	if (s[0] < 0x80)
@@ -28,7 +31,18 @@ size_t utf8_len(const unsigned char *s)
 		n = 4;
 	else
 		return 0;
-	for (i = 1; i < n; i++)
+	/* the second byte's range */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 	return n;

@@ -563,6 +563,44 @@ out:
 	return ret;
 }
 
+/* A mapping's name longer than PATH_MAX (it happens) is a name like another */
+static int fake_proc_long_name(void)
+{
+	char root[] = "/tmp/td-fakeproc.XXXXXX", cmd[64], *maps = NULL;
+	const struct taskdiag_vma *v;
+	struct taskdiag_task *task;
+	struct taskdiag *td = NULL;
+	size_t len = 9000;
+	int ret = -1;
+
+	CHECK(mkdtemp(root));
+	maps = malloc(len + 128);
+	if (!maps)
+		goto out;
+	len = sprintf(maps, "00400000-00401000 r-xp 00000000 08:01 7 /");
+	memset(maps + len, 'n', 9000);
+	strcpy(maps + len + 9000, "\n" FAKE_VMA2);
+	if (put(root, "42/status", fake_status) ||
+	    put(root, "42/stat", fake_stat) || put(root, "42/maps", maps))
+		goto out;
+	td = procfs_session(root);
+	if (!td || td_request(td, TASK_DIAG_DUMP_ONE, 42, TASK_DIAG_SHOW_VMA) ||
+	    taskdiag__next(td, &task) != 1 || taskdiag_task__nr_vmas(task) != 2)
+		goto out;
+	v = taskdiag_task__vma(task, 0);
+	if (!v->name || strlen(v->name) != 9001 || v->name[9000] != 'n' ||
+	    taskdiag_task__vma(task, 1)->name)
+		goto out;
+	ret = taskdiag__next(td, &task);
+out:
+	taskdiag__delete(td);
+	free(maps);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		ret = -1;
+	return ret;
+}
+
 /*
  * smaps of many mappings is read block by block: every VMA is there, the
  * lines cut by the blocks too, and the memory held is not the file
@@ -625,5 +663,6 @@ const struct td_test procfs_tests[] = {
 	TD_TEST(fake_proc_tree),
 	TD_TEST(fake_proc_malformed),
 	TD_TEST(fake_proc_big_smaps),
+	TD_TEST(fake_proc_long_name),
 	{ }
 };

@@ -206,6 +206,7 @@ static int request_opts_size_checked(void)
 		char more[16];
 	} big;
 	struct taskdiag_opts opts = { .sz = sizeof(opts), .source = NULL };
+	struct taskdiag_task *task;
 	struct mem_source ms;
 	struct taskdiag *td;
 
@@ -223,6 +224,11 @@ static int request_opts_size_checked(void)
 	big.more[3] = 1;
 	CHECK_EQ(taskdiag__request(td, &big.req), -EINVAL);
 	CHECK_EQ(ms.nr_requests, 1);
+	/* the answer of the request before is dropped all the same */
+	CHECK_EQ(taskdiag__next(td, &task), -EINVAL);
+	big.more[3] = 0;
+	big.req.__reserved = 1;
+	CHECK_EQ(taskdiag__request(td, &big.req), -EINVAL);
 	taskdiag__delete(td);
 	return 0;
 }
@@ -243,6 +249,11 @@ static int errmsg_of_failed_new(void)
 	opts.sz = 1;
 	CHECK(!taskdiag__new(&opts));
 	CHECK(strstr(taskdiag__errmsg(NULL), "taskdiag_opts"));
+	opts.sz = sizeof(opts);
+	opts.__reserved[6] = 1;
+	CHECK(!taskdiag__new(&opts));
+	CHECK_EQ(errno, EINVAL);
+	opts.__reserved[6] = 0;
 	opts.sz = sizeof(opts);
 	opts.backend = TASKDIAG_BACKEND_PROCFS;
 	opts.proc_root = NULL;

@@ -124,6 +124,7 @@ struct taskdiag_opts {
 	const char *proc_root;
 	const struct taskdiag_source *source;
 	bool read_ahead;
+	__u8 __reserved[7];	/* zero: a field added here changes sz */
 };
 
 /**
@@ -138,6 +139,7 @@ struct taskdiag_request_opts {
 	__u64 strategy;
 	__u64 show_flags;
 	__u32 pid;
+	__u32 __reserved;	/* zero: a field added here changes sz */
 };
 
 /**
