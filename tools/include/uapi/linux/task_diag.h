@@ -34,6 +34,8 @@ enum {
 	TASK_DIAG_VMA_EXEC,	/* a filter of TASK_DIAG_VMA, no attribute */
 	TASK_DIAG_VMA_LEADERS,	/* a filter of TASK_DIAG_VMA, no attribute */
 	TASK_DIAG_VMA_BUILD_ID,	/* a part of TASK_DIAG_VMA records */
+	TASK_DIAG_CMDLINE,
+	TASK_DIAG_PSINFO,
 
 	__TASK_DIAG_ATTR_MAX
 #define TASK_DIAG_ATTR_MAX (__TASK_DIAG_ATTR_MAX - 1)
@@ -48,6 +50,8 @@ enum {
 #define TASK_DIAG_SHOW_VMA_EXEC	(1ULL << TASK_DIAG_VMA_EXEC)
 #define TASK_DIAG_SHOW_VMA_LEADERS (1ULL << TASK_DIAG_VMA_LEADERS)
 #define TASK_DIAG_SHOW_VMA_BUILD_ID (1ULL << TASK_DIAG_VMA_BUILD_ID)
+#define TASK_DIAG_SHOW_CMDLINE	(1ULL << TASK_DIAG_CMDLINE)
+#define TASK_DIAG_SHOW_PSINFO	(1ULL << TASK_DIAG_PSINFO)
 
 /* Values of task_diag_base.state, in the order of /proc/PID/stat's states */
 enum {
@@ -238,6 +242,19 @@ struct task_diag_statm {
 	__u64 pinned_vm;
 	__u64 data_vm;
 	__u64 stack_vm;
+};
+
+/* The rest of what /proc/PID/stat has for ps; times in clock ticks (USER_HZ) */
+struct task_diag_psinfo {
+	__u64 start_time;	/* after boot, in the reader's time namespace */
+	__u32 flags;		/* PF_* */
+	__u32 tty_nr;		/* the controlling terminal, 0 for none */
+	__s32 tpgid;		/* its foreground process group, -1 for none */
+	__s32 priority;
+	__s32 nice;
+	__u32 rt_priority;
+	__u32 policy;
+	__u32 processor;	/* the CPU it last ran on */
 };
 
 /* system wide strategies (the pid field is ignored) */

@@ -9,7 +9,7 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$here
-ALL_TESTS="transaction groups strategies churn security resume_scaling fuzz stress compat32 robustness exactly_once vma_names build_id seed_run.sh"
+ALL_TESTS="transaction groups strategies churn security resume_scaling fuzz stress compat32 robustness exactly_once vma_names build_id ps_groups seed_run.sh"
 
 if [ "$1" = -l ]; then
 	echo "$ALL_TESTS"

@@ -56,9 +56,10 @@
 #define NO_PIDNS	99	/* exit status: pid namespaces unsupported */
 #define MAX_HIDDEN	64	/* hidden tasks to try requests on */
 
-/* Every group a view compares: the ids and the VMAs too */
+/* Every group a view compares: the ids, command lines and VMAs too */
 #define VIEW_SHOW	(TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_CRED | \
-			 TASK_DIAG_SHOW_VMA)
+			 TASK_DIAG_SHOW_VMA | TASK_DIAG_SHOW_CMDLINE | \
+			 TASK_DIAG_SHOW_PSINFO)
 
 enum {
 	CHK_OK,
@@ -83,6 +84,7 @@ enum {
 	CHK_VIEW_VMA,
 	CHK_VIEW_NO_VMA,
 	CHK_VIEW_IDS,
+	CHK_VIEW_PS,
 	CHK_VIEW_ONE,
 	CHK_USERNS,
 	CHK_MOUNT,
@@ -116,6 +118,7 @@ static const char *const chk_what[NR_CHK] = {
 	[CHK_VIEW_VMA]		= "VMAs of a task whose maps procfs denies",
 	[CHK_VIEW_NO_VMA]	= "no VMAs of a task whose maps procfs shows",
 	[CHK_VIEW_IDS]		= "ids differ from /proc/PID/status",
+	[CHK_VIEW_PS]		= "cmdline or psinfo missing, or not /proc's",
 	[CHK_VIEW_ONE]		= "a request for a hidden task: wrong errno",
 	[CHK_USERNS]		= "setting up the user namespace",
 	[CHK_MOUNT]		= "mounting procfs in a new mount namespace",
@@ -390,6 +393,36 @@ static int check_ids(struct td_dump *d)
 }
 
 /*
+ * Each reported task has its command line and PSINFO, as its stat and
+ * cmdline are readable wherever it is listed; the command line is the
+ * one /proc/PID/cmdline reads.
+ */
+static int check_ps_groups(struct td_dump *d)
+{
+	__u64 both = TASK_DIAG_SHOW_CMDLINE | TASK_DIAG_SHOW_PSINFO;
+	struct td_diff df = {};
+	struct td_task *t;
+	size_t i;
+
+	for (i = 0; i < d->nr_tasks && !df.n; i++) {
+		t = &d->tasks[i];
+		if ((t->groups & both) != both) {
+			fprintf(stderr, "# pid %u: groups %#llx\n", t->pid,
+				(unsigned long long)t->groups);
+			return CHK_VIEW_PS;
+		}
+		if (kill(t->pid, 0) && errno == ESRCH)
+			continue;		/* gone */
+		cmdline_diff(t, t->pid, 0, &df);
+		if (df.n && kill(t->pid, 0) && errno == ESRCH)
+			df.n = 0;		/* gone meanwhile */
+	}
+	if (df.n)
+		fprintf(stderr, "# %s\n", df.why);
+	return df.n ? CHK_VIEW_PS : CHK_OK;
+}
+
+/*
  * An ALL dump of VIEW_SHOW by nobody on a procfs without hidepid, between
  * the views @a and @b, the file opened by nobody or root: every task
  * listed in both once (pid 1 and root's @root_pid without VMAs), the
@@ -417,6 +450,8 @@ static int check_all_view(struct td_dump *d, const struct proc_view *a,
 		ret = check_foreign_vmas(d);
 	if (!ret)
 		ret = check_ids(d);
+	if (!ret)
+		ret = check_ps_groups(d);
 	return ret;
 }
 
@@ -933,6 +968,8 @@ static int check_view(struct td_dump *d, const struct view_arg *va,
 		ret = check_procfs_view(d, &view_a, &view_b, va->listed);
 	if (!ret)
 		ret = check_ids(d);
+	if (!ret)
+		ret = check_ps_groups(d);
 	return ret;
 }
 

@@ -107,6 +107,7 @@ void td_dump_free(struct td_dump *d)
 		for (j = 0; j < d->tasks[i].nr_vmas; j++)
 			free(d->tasks[i].vmas[j].name);
 		free(d->tasks[i].vmas);
+		free(d->tasks[i].cmdline);
 	}
 	free(d->tasks);
 	free(d->index);
@@ -252,6 +253,24 @@ static void td_feed_vmas(struct td_dump *d, struct td_task *t, const char *p,
 	}
 }
 
+/* Append a part of the command line; a part may be empty */
+static void td_feed_cmdline(struct td_dump *d, struct td_task *t,
+			    const char *p, size_t len)
+{
+	char *buf = realloc(t->cmdline, t->cmdline_len + len + 1);
+
+	if (!buf) {
+		td_err(d, "pid %u: no memory for %zu cmdline bytes", t->pid,
+		       t->cmdline_len + len);
+		return;
+	}
+	memcpy(buf + t->cmdline_len, p, len);
+	t->cmdline = buf;
+	t->cmdline_len += len;
+	t->cmdline[t->cmdline_len] = '\0';
+	t->cmdline_parts++;
+}
+
 /* Copy a fixed-size group out of its (only 4-byte aligned) attribute */
 static void td_copy_group(struct td_dump *d, struct td_task *t, void *dst,
 			  size_t size, const char *p, size_t len, int type)
@@ -280,8 +299,15 @@ static void td_feed_attr(struct td_dump *d, struct td_task *t, int type,
 	case TASK_DIAG_STATM:
 		td_copy_group(d, t, &t->statm, sizeof(t->statm), p, len, type);
 		break;
+	case TASK_DIAG_PSINFO:
+		td_copy_group(d, t, &t->psinfo, sizeof(t->psinfo), p, len,
+			      type);
+		break;
 	case TASK_DIAG_VMA:
 		td_feed_vmas(d, t, p, len);
+		break;
+	case TASK_DIAG_CMDLINE:
+		td_feed_cmdline(d, t, p, len);
 		break;
 	}
 }
@@ -289,13 +315,14 @@ static void td_feed_attr(struct td_dump *d, struct td_task *t, int type,
 /*
  * Groups come in attribute order, each once, and only if requested.  The
  * first group of a continuation may be the one that closed the previous
- * message only if it is TASK_DIAG_VMA (the rest of the list).
+ * message only if it is TASK_DIAG_VMA or TASK_DIAG_CMDLINE (the rest of
+ * the list or of the bytes).
  */
 static bool td_check_group(struct td_dump *d, struct td_task *t, int type,
 			   int prev, bool first_of_cont)
 {
-	bool again = first_of_cont && type == TASK_DIAG_VMA &&
-		     type == (int)d->pending_group;
+	bool again = first_of_cont && type == (int)d->pending_group &&
+		     (type == TASK_DIAG_VMA || type == TASK_DIAG_CMDLINE);
 
 	if (type == TASK_DIAG_VMA_STAT || type > TASK_DIAG_ATTR_MAX ||
 	    !(d->show_flags & (1ULL << type))) {

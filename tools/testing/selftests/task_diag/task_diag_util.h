@@ -24,7 +24,8 @@
 
 #define TD_SHOW_ALL	(TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_CRED | \
 			 TASK_DIAG_SHOW_VMA | TASK_DIAG_SHOW_VMA_STAT | \
-			 TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_STATM)
+			 TASK_DIAG_SHOW_STAT | TASK_DIAG_SHOW_STATM | \
+			 TASK_DIAG_SHOW_CMDLINE | TASK_DIAG_SHOW_PSINFO)
 
 #define TD_SEQ		0x7d5eedU	/* nlmsg_seq of td_dump()'s requests */
 #define TD_BUF_SMALL	4096		/* read() sizes the tests use */
@@ -52,6 +53,10 @@ struct td_task {
 	struct task_diag_creds creds;
 	struct task_diag_stat stat;
 	struct task_diag_statm statm;
+	struct task_diag_psinfo psinfo;
+	char *cmdline;			/* the TASK_DIAG_CMDLINE parts, joined */
+	size_t cmdline_len;
+	unsigned int cmdline_parts;
 	struct td_vma *vmas;
 	size_t nr_vmas;
 	size_t cap_vmas;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * task_diag records against /proc/PID/{stat,status,statm,maps,smaps}.
+ * task_diag records against /proc/PID/{stat,status,statm,cmdline,maps,smaps}.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -163,6 +163,69 @@ void stat_diff(const struct td_task *t, pid_t pid, pid_t tid,
 	diff_ull(df, id, "cutime", s->cutime, st.cutime);
 	diff_ull(df, id, "cstime", s->cstime, st.cstime);
 	diff_ull(df, id, "threads", s->threads, st.threads);
+}
+
+static void diff_ll(struct td_diff *df, pid_t pid, const char *what,
+		    long long diag, long long proc)
+{
+	if (diag != proc)
+		diff_add(df, "pid %d: %s: task_diag %lld, /proc %lld", pid,
+			 what, diag, proc);
+}
+
+/*
+ * PSINFO of @t against /proc/@pid[/task/@tid]/stat.  processor is left
+ * out: a running task moves between the two reads.
+ */
+void psinfo_diff(const struct td_task *t, pid_t pid, pid_t tid,
+		 struct td_diff *df)
+{
+	const struct task_diag_psinfo *ps = &t->psinfo;
+	pid_t id = tid ? tid : pid;
+	struct proc_stat st;
+
+	if (!(t->groups & TASK_DIAG_SHOW_PSINFO)) {
+		diff_add(df, "pid %d: no TASK_DIAG_PSINFO", id);
+		return;
+	}
+	if (proc_read_stat(pid, tid, &st)) {
+		diff_add(df, "pid %d: cannot read stat: %m", id);
+		return;
+	}
+	diff_ull(df, id, "start_time", ps->start_time, st.starttime);
+	diff_ull(df, id, "flags", ps->flags, st.flags);
+	diff_ull(df, id, "tty_nr", ps->tty_nr, (unsigned int)st.tty_nr);
+	diff_ll(df, id, "tpgid", ps->tpgid, st.tpgid);
+	diff_ll(df, id, "priority", ps->priority, st.priority);
+	diff_ll(df, id, "nice", ps->nice, st.nice);
+	diff_ull(df, id, "rt_priority", ps->rt_priority, st.rt_priority);
+	diff_ull(df, id, "policy", ps->policy, st.policy);
+}
+
+/* CMDLINE of @t against the bytes of /proc/@pid[/task/@tid]/cmdline */
+void cmdline_diff(const struct td_task *t, pid_t pid, pid_t tid,
+		  struct td_diff *df)
+{
+	pid_t id = tid ? tid : pid;
+	char path[64], *want;
+	size_t len;
+
+	if (!(t->groups & TASK_DIAG_SHOW_CMDLINE)) {
+		diff_add(df, "pid %d: no TASK_DIAG_CMDLINE", id);
+		return;
+	}
+	want = read_file(proc_task_path(path, sizeof(path), pid, tid,
+					"cmdline"), &len);
+	if (!want) {
+		diff_add(df, "pid %d: cannot read cmdline: %m", id);
+		return;
+	}
+	if (len != t->cmdline_len)
+		diff_add(df, "pid %d: cmdline: task_diag %zu bytes, /proc %zu",
+			 id, t->cmdline_len, len);
+	else if (len && memcmp(want, t->cmdline, len))
+		diff_add(df, "pid %d: cmdline: the bytes differ", id);
+	free(want);
 }
 
 /* A "Vm...:  N kB" line of status against a number of pages */

@@ -25,6 +25,10 @@ void creds_diff(const struct td_task *t, pid_t pid, struct td_diff *df);
 void stat_diff(const struct td_task *t, pid_t pid, pid_t tid,
 	       struct td_diff *df);
 void statm_diff(const struct td_task *t, pid_t pid, struct td_diff *df);
+void psinfo_diff(const struct td_task *t, pid_t pid, pid_t tid,
+		 struct td_diff *df);
+void cmdline_diff(const struct td_task *t, pid_t pid, pid_t tid,
+		  struct td_diff *df);
 void vmas_diff(const struct td_task *t, const struct proc_maps *m,
 	       struct td_diff *df);
 void vmflags_diff(const struct td_task *t, const struct proc_maps *m,

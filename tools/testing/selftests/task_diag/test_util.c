@@ -112,11 +112,18 @@ int proc_read_stat(pid_t pid, pid_t tid, struct proc_stat *st)
 		n = sizeof(st->comm) - 1;
 	memcpy(st->comm, open + 1, n);
 	if (sscanf(close + 2,
-		   "%c %d %d %d %*d %*d %*u %llu %llu %llu %llu %llu %llu %llu %llu %*d %*d %ld %*d %llu %*u %*d %*u %llu",
-		   &st->state, &st->ppid, &st->pgrp, &st->session,
+		   "%c %d %d %d %d %d %u %llu %llu %llu %llu %llu %llu %llu %llu %ld %ld %ld %*d %llu %llu %llu %*u %llu",
+		   &st->state, &st->ppid, &st->pgrp, &st->session, &st->tty_nr,
+		   &st->tpgid, &st->flags,
 		   &st->minflt, &st->cminflt, &st->majflt, &st->cmajflt,
 		   &st->utime, &st->stime, &st->cutime, &st->cstime,
-		   &st->threads, &st->starttime, &st->startcode) == 15)
+		   &st->priority, &st->nice, &st->threads, &st->starttime,
+		   &st->vsize, &st->rss, &st->startcode) != 22)
+		goto out;
+	/* fields 27-38, then processor, rt_priority and policy */
+	if (sscanf(close + 2,
+		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*u %*u %*d %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*u %*d %d %u %u",
+		   &st->processor, &st->rt_priority, &st->policy) == 3)
 		ret = 0;
 out:
 	free(buf);

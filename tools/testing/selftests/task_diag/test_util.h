@@ -18,11 +18,17 @@ struct proc_stat {
 	int ppid;
 	int pgrp;
 	int session;
+	int tty_nr, tpgid;					/* field 7, 8 */
+	unsigned int flags;					/* field 9 */
 	unsigned long long minflt, cminflt, majflt, cmajflt;
 	unsigned long long utime, stime, cutime, cstime;	/* field 14-17 */
+	long priority, nice;					/* field 18, 19 */
 	long threads;						/* field 20 */
 	unsigned long long starttime;				/* field 22 */
+	unsigned long long vsize, rss;				/* field 23, 24 */
 	unsigned long long startcode;				/* field 26 */
+	int processor;						/* field 39 */
+	unsigned int rt_priority, policy;			/* field 40, 41 */
 };
 
 /* One line of /proc/PID/maps, and its smaps counters when read from there */
