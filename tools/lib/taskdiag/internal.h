@@ -46,6 +46,10 @@ struct taskdiag_task {
 	struct task_diag_creds	creds;
 	struct task_diag_stat	stat;
 	struct task_diag_statm	statm;
+	struct task_diag_psinfo	psinfo;
+	char			*cmdline;	/* its parts joined, NUL-ended */
+	size_t			cmdline_len;
+	size_t			cmdline_cap;
 	struct td_vma		*vmas;
 	size_t			nr_vmas;
 	size_t			cap_vmas;
@@ -141,6 +145,7 @@ void td_task_finish(struct taskdiag_task *task);
 void td_task_free(struct taskdiag_task *task);
 int td_task_set_group(struct taskdiag *td, int group, const void *data,
 		      size_t len);
+int td_task_add_cmdline(struct taskdiag *td, const void *data, size_t len);
 
 /* vma.c */
 int td_vma_add(struct taskdiag *td, const struct task_diag_vma *rec,

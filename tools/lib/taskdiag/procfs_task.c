@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The procfs backend: TASK_DIAG_BASE, CRED, STAT and STATM of a task from
- * /proc/PID/stat, status and statm (or those of /proc/PID/task/TID).
+ * The procfs backend: TASK_DIAG_BASE, CRED, STAT, STATM, CMDLINE and PSINFO
+ * of a task from /proc/PID/stat, status, statm and cmdline (or those of
+ * /proc/PID/task/TID).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -42,6 +43,7 @@ struct td_pstat {
 	unsigned long long	utime, stime;
 	long long		cutime, cstime;
 	long			threads;
+	struct task_diag_psinfo	ps;
 };
 
 enum td_kind { TD_U32, TD_IDS, TD_CAP, TD_KB };
@@ -164,26 +166,35 @@ static int td_parse_status(char *s, struct td_pstatus *ps)
 	return ps->pid ? 0 : -EBADMSG;
 }
 
-/* The fields after the comm, from the state to num_threads */
+/* The fields after the comm, from the state (field 3) to policy (41) */
 enum {
 	TD_ST_STATE, TD_ST_PPID, TD_ST_PGRP, TD_ST_SESSION, TD_ST_TTY,
 	TD_ST_TPGID, TD_ST_FLAGS, TD_ST_MINFLT, TD_ST_CMINFLT, TD_ST_MAJFLT,
 	TD_ST_CMAJFLT, TD_ST_UTIME, TD_ST_STIME, TD_ST_CUTIME, TD_ST_CSTIME,
-	TD_ST_PRIO, TD_ST_NICE, TD_ST_THREADS, TD_ST_NR
+	TD_ST_PRIO, TD_ST_NICE, TD_ST_THREADS, TD_ST_START = TD_ST_THREADS + 2,
+	TD_ST_PROCESSOR = TD_ST_START + 17, TD_ST_RT_PRIO, TD_ST_POLICY,
+	TD_ST_NR
 };
 
-static int td_stat_fields(const char *s, long long *v)
+/*
+ * The first @need fields at least, the others up to TD_ST_NR if there;
+ * signed fields (-1) come back as their two's complement.
+ */
+static int td_stat_fields(const char *s, unsigned long long *v, int need)
 {
 	char *end;
 	int i;
 
+	memset(v, 0, TD_ST_NR * sizeof(*v));
 	s += strspn(s, " ");
 	if (!*s)
 		return -EBADMSG;
 	v[TD_ST_STATE] = *s++;
 	for (i = TD_ST_PPID; i < TD_ST_NR; i++) {
 		errno = 0;
-		v[i] = strtoll(s, &end, 10);
+		v[i] = strtoull(s, &end, 10);
+		if (end == s && i >= need && !s[strspn(s, " \n")])
+			break;
 		if (end == s || errno)
 			return -EBADMSG;
 		s = end;
@@ -191,13 +202,16 @@ static int td_stat_fields(const char *s, long long *v)
 	return 0;
 }
 
-static int td_parse_stat(const char *s, struct td_pstat *st)
+/* stat, with the fields of PSINFO if @psinfo */
+static int td_parse_stat(const char *s, struct td_pstat *st, bool psinfo)
 {
 	const char *open = strchr(s, '('), *close = strrchr(s, ')');
-	long long v[TD_ST_NR];
+	int need = psinfo ? TD_ST_NR : TD_ST_THREADS + 1;
+	unsigned long long v[TD_ST_NR];
 	size_t len;
 
-	if (!open || !close || close < open || td_stat_fields(close + 1, v))
+	if (!open || !close || close < open ||
+	    td_stat_fields(close + 1, v, need))
 		return -EBADMSG;
 	memset(st, 0, sizeof(*st));
 	len = close - open - 1;
@@ -218,6 +232,15 @@ static int td_parse_stat(const char *s, struct td_pstat *st)
 	st->cutime = v[TD_ST_CUTIME];
 	st->cstime = v[TD_ST_CSTIME];
 	st->threads = v[TD_ST_THREADS];
+	st->ps.start_time = v[TD_ST_START];
+	st->ps.flags = v[TD_ST_FLAGS];
+	st->ps.tty_nr = v[TD_ST_TTY];
+	st->ps.tpgid = v[TD_ST_TPGID];
+	st->ps.priority = v[TD_ST_PRIO];
+	st->ps.nice = v[TD_ST_NICE];
+	st->ps.rt_priority = v[TD_ST_RT_PRIO];
+	st->ps.policy = v[TD_ST_POLICY];
+	st->ps.processor = v[TD_ST_PROCESSOR];
 	return 0;
 }
 
@@ -248,7 +271,8 @@ static int td_read_stat(struct taskdiag *td, const struct td_ptask *t,
 {
 	int err = td_read_task_file(td, t, "stat");
 
-	if (!err && td_parse_stat(td->procfs->file, st))
+	if (!err && td_parse_stat(td->procfs->file, st,
+				  td->show_flags & TASK_DIAG_SHOW_PSINFO))
 		err = td_err(td, -EBADMSG, "%s/stat: cannot parse it", t->dir);
 	return err;
 }
@@ -368,6 +392,16 @@ static int td_fill_statm(struct taskdiag *td, const struct td_ptask *t,
 	return td_task_set_group(td, TASK_DIAG_STATM, &s, sizeof(s));
 }
 
+/* TASK_DIAG_CMDLINE: cmdline, empty for kernel threads and zombies */
+static int td_fill_cmdline(struct taskdiag *td, const struct td_ptask *t)
+{
+	int err = td_procfs_read(td, t, "cmdline");
+
+	if (err)
+		return err;
+	return td_task_add_cmdline(td, td->procfs->file, td->procfs->file_len);
+}
+
 /*
  * TASK_DIAG_VMA where maps may be read; the task without it where not,
  * as from the kernel, which checks what procfs checks to open maps
@@ -403,6 +437,11 @@ static int td_fill_groups(struct taskdiag *td, const struct td_ptask *t,
 		err = td_fill_stat(td, st);
 	if (!err && (show & TASK_DIAG_SHOW_STATM) && ps->has_mm)
 		err = td_fill_statm(td, t, ps);
+	if (!err && (show & TASK_DIAG_SHOW_CMDLINE))
+		err = td_fill_cmdline(td, t);
+	if (!err && (show & TASK_DIAG_SHOW_PSINFO))
+		err = td_task_set_group(td, TASK_DIAG_PSINFO, &st->ps,
+					sizeof(st->ps));
 	return err;
 }
 
@@ -418,7 +457,8 @@ static int td_fill_task(struct taskdiag *td, const struct td_ptask *t)
 	td_task_reset(&td->task, t->pid, ps.tgid);
 
 	memset(&st, 0, sizeof(st));
-	if (td->show_flags & (TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_STAT)) {
+	if (td->show_flags & (TASK_DIAG_SHOW_BASE | TASK_DIAG_SHOW_STAT |
+			      TASK_DIAG_SHOW_PSINFO)) {
 		err = td_read_stat(td, t, &st);
 		if (err)
 			return err;

@@ -4,8 +4,9 @@
  *
  * A message with TASK_DIAG_FLAG_CONT is followed by one about the same
  * task that carries the rest of its groups, starting with the one that
- * did not fit; a VMA list goes on where it stopped.  The groups are merged
- * into td->task and the VMAs appended, so that the caller sees one task.
+ * did not fit; a VMA list or a command line goes on where it stopped.  The
+ * groups are merged into td->task, the VMAs and the command line appended,
+ * so that the caller sees one task.
  * A continued task that exits is closed by a message about it without
  * attributes and without the flag: the task is then marked as exited.
  * Any other task in between breaks the protocol (-EPROTO).
@@ -22,7 +23,10 @@ static int td_reasm_attr(struct taskdiag *td, const struct td_attr *a)
 	case TASK_DIAG_CRED:
 	case TASK_DIAG_STAT:
 	case TASK_DIAG_STATM:
+	case TASK_DIAG_PSINFO:
 		return td_task_set_group(td, a->type, a->data, a->len);
+	case TASK_DIAG_CMDLINE:
+		return td_task_add_cmdline(td, a->data, a->len);
 	case TASK_DIAG_VMA:
 		return td_vma_parse_attr(td, a->data, a->len);
 	default:

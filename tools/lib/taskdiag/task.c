@@ -17,6 +17,7 @@ void td_task_reset(struct taskdiag_task *task, __u32 pid, __u32 tgid)
 	task->exited = false;
 	task->nr_vmas = 0;
 	task->names_len = 0;
+	task->cmdline_len = 0;
 }
 
 /* Point the VMAs at their names and stats, now that nothing moves anymore */
@@ -39,11 +40,13 @@ void td_task_free(struct taskdiag_task *task)
 {
 	free(task->vmas);
 	free(task->names);
+	free(task->cmdline);
 	memset(task, 0, sizeof(*task));
 }
 
-static void *td_task_group(struct taskdiag_task *task, int group,
-			   size_t *size)
+/* The copy of a fixed-size group in @task, and its size */
+static const void *td_task_group(const struct taskdiag_task *task, int group,
+				 size_t *size)
 {
 	switch (group) {
 	case TASK_DIAG_BASE:
@@ -58,6 +61,9 @@ static void *td_task_group(struct taskdiag_task *task, int group,
 	case TASK_DIAG_STATM:
 		*size = sizeof(task->statm);
 		return &task->statm;
+	case TASK_DIAG_PSINFO:
+		*size = sizeof(task->psinfo);
+		return &task->psinfo;
 	default:
 		return NULL;
 	}
@@ -66,7 +72,8 @@ static void *td_task_group(struct taskdiag_task *task, int group,
 /**
  * td_task_set_group() - copy a fixed-size group into the current task
  * @td: the session
- * @group: TASK_DIAG_BASE, TASK_DIAG_CRED, TASK_DIAG_STAT or TASK_DIAG_STATM
+ * @group: TASK_DIAG_BASE, TASK_DIAG_CRED, TASK_DIAG_STAT, TASK_DIAG_STATM
+ *	or TASK_DIAG_PSINFO
  * @data: the attribute payload
  * @len: its length: at least the size of the struct; a longer one comes
  *	from a newer kernel and its prefix is taken
@@ -80,7 +87,7 @@ int td_task_set_group(struct taskdiag *td, int group, const void *data,
 	size_t size;
 	void *dst;
 
-	dst = td_task_group(task, group, &size);
+	dst = (void *)td_task_group(task, group, &size);
 	if (!dst)
 		return td_err(td, -EINVAL, "group %d is not a struct", group);
 	if (len < size)
@@ -95,6 +102,32 @@ int td_task_set_group(struct taskdiag *td, int group, const void *data,
 	if (group == TASK_DIAG_BASE)
 		task->base.comm[TASK_DIAG_COMM_LEN - 1] = '\0';
 	task->present |= TD_BIT(group);
+	return 0;
+}
+
+/**
+ * td_task_add_cmdline() - append a part of the command line
+ * @td: the session
+ * @data: the attribute payload, maybe empty
+ * @len: its length
+ *
+ * A command line may come in several parts, one per message of the task.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int td_task_add_cmdline(struct taskdiag *td, const void *data, size_t len)
+{
+	struct taskdiag_task *task = &td->task;
+	int err;
+
+	err = td_grow(td, (void **)&task->cmdline, &task->cmdline_cap,
+		      task->cmdline_len + len + 1, 1);
+	if (err)
+		return err;
+	memcpy(task->cmdline + task->cmdline_len, data, len);
+	task->cmdline_len += len;
+	task->cmdline[task->cmdline_len] = '\0';
+	task->present |= TD_BIT(TASK_DIAG_CMDLINE);
 	return 0;
 }
 
@@ -120,43 +153,58 @@ bool taskdiag_task__exited(const struct taskdiag_task *task)
 	return task->exited;
 }
 
-/* A group of @task if it was received, and its size */
+/* A fixed-size group of @task if it was received, and its size */
 static const void *td_task_get(const struct taskdiag_task *task, int group,
-			       const void *copy, size_t copy_size, size_t *size)
+			       size_t *size)
 {
-	bool has = taskdiag_task__has(task, group);
+	size_t copy_size = 0;
+	const void *copy = NULL;
 
+	if (taskdiag_task__has(task, group))
+		copy = td_task_group(task, group, &copy_size);
 	if (size)
-		*size = has ? copy_size : 0;
-	return has ? copy : NULL;
+		*size = copy ? copy_size : 0;
+	return copy;
 }
 
 const struct task_diag_base *
 taskdiag_task__base(const struct taskdiag_task *task, size_t *size)
 {
-	return td_task_get(task, TASK_DIAG_BASE, &task->base,
-			   sizeof(task->base), size);
+	return td_task_get(task, TASK_DIAG_BASE, size);
 }
 
 const struct task_diag_creds *
 taskdiag_task__creds(const struct taskdiag_task *task, size_t *size)
 {
-	return td_task_get(task, TASK_DIAG_CRED, &task->creds,
-			   sizeof(task->creds), size);
+	return td_task_get(task, TASK_DIAG_CRED, size);
 }
 
 const struct task_diag_stat *
 taskdiag_task__stat(const struct taskdiag_task *task, size_t *size)
 {
-	return td_task_get(task, TASK_DIAG_STAT, &task->stat,
-			   sizeof(task->stat), size);
+	return td_task_get(task, TASK_DIAG_STAT, size);
 }
 
 const struct task_diag_statm *
 taskdiag_task__statm(const struct taskdiag_task *task, size_t *size)
 {
-	return td_task_get(task, TASK_DIAG_STATM, &task->statm,
-			   sizeof(task->statm), size);
+	return td_task_get(task, TASK_DIAG_STATM, size);
+}
+
+const struct task_diag_psinfo *
+taskdiag_task__psinfo(const struct taskdiag_task *task, size_t *size)
+{
+	return td_task_get(task, TASK_DIAG_PSINFO, size);
+}
+
+const char *taskdiag_task__cmdline(const struct taskdiag_task *task,
+				   size_t *len)
+{
+	bool has = taskdiag_task__has(task, TASK_DIAG_CMDLINE);
+
+	if (len)
+		*len = has ? task->cmdline_len : 0;
+	return has ? task->cmdline : NULL;
 }
 
 size_t taskdiag_task__nr_vmas(const struct taskdiag_task *task)

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# check-exports.sh HEADER MAP [LIB.so SONAME]: the public node of the
-# version script exports exactly the functions the public header declares
-# with LIBTASKDIAG_API and hides everything else, its LIBTASKDIAG_PRIVATE
+# check-exports.sh HEADER MAP [LIB.so SONAME]: the public nodes of the
+# version script (LIBTASKDIAG_1.0, then one per minor version) export
+# exactly the functions the public header declares with LIBTASKDIAG_API,
+# the first one hides everything else, its LIBTASKDIAG_PRIVATE
 # node only test hooks (taskdiag__test_*) that no public header declares,
 # and the shared library exports exactly those, under SONAME. TAP.
 hdr=$1 map=$2 so=$3 soname=$4
@@ -26,8 +27,9 @@ node() {
 	     in_node && (/local:/ || /}/) { g = 0; in_node = 0 }
 	     g { gsub(/[ \t;]/, ""); if ($0 != "") print }' "$map" | sort
 }
-public=$(awk '$2 == "{" && $1 != "LIBTASKDIAG_PRIVATE" { print $1; exit }' "$map")
-node "$public" >"$tmp/map"
+nodes=$(awk '$2 == "{" && $1 != "LIBTASKDIAG_PRIVATE" { print $1 }' "$map")
+public=$(echo "$nodes" | head -n 1)
+for p in $nodes; do node "$p"; done | sort >"$tmp/map"
 node LIBTASKDIAG_PRIVATE >"$tmp/private"
 
 diff -u "$tmp/header" "$tmp/map" >"$tmp/diff1"

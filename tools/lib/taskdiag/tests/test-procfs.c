@@ -601,6 +601,80 @@ out:
 	return ret;
 }
 
+/* Write @len bytes of @bytes (NULs included) to @root/@path */
+static int put_bytes(const char *root, const char *path, const char *bytes,
+		     size_t len)
+{
+	char file[512];
+	int fd;
+
+	snprintf(file, sizeof(file), "%s/%s", root, path);
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, bytes, len) != (ssize_t)len)
+		return -1;
+	return close(fd);
+}
+
+/*
+ * PSINFO from the fields of a whole stat line, signed ones too; CMDLINE
+ * byte for byte; a short stat line (an old kernel) is malformed only
+ * when PSINFO is asked
+ */
+static int fake_proc_ps_groups(void)
+{
+	static const char stat[] =
+		"42 (a b) S 1 40 41 34817 40 4194560 1 2 3 4 5 6 7 8 39 19 1 0"
+		" 123456 8192 1 18446744073709551615 1 2 3 4 5 6 7 8 9 0 0 0"
+		" 17 1 7 2 0 0 0 0 0 0 0 0 0 0\n";
+	static const char cmdline[] = "sh\0-c\0x y\0\0\n\0";
+	char root[] = "/tmp/td-fakeproc.XXXXXX", cmd[64];
+	const struct task_diag_psinfo *ps;
+	struct taskdiag_task *task;
+	struct taskdiag *td = NULL;
+	const char *cl;
+	size_t size;
+	int ret = -1;
+
+	CHECK(mkdtemp(root));
+	if (put(root, "42/status", fake_status) || put(root, "42/stat", stat) ||
+	    put_bytes(root, "42/cmdline", cmdline, sizeof(cmdline) - 1) ||
+	    put(root, "2/status", kthread_status) ||
+	    put(root, "2/stat", kthread_stat) || put(root, "2/cmdline", ""))
+		goto out;
+	td = procfs_session(root);
+	if (!td || td_request(td, TASK_DIAG_DUMP_ONE, 42,
+			      TASK_DIAG_SHOW_PSINFO | TASK_DIAG_SHOW_CMDLINE) ||
+	    taskdiag__next(td, &task) != 1)
+		goto out;
+	ps = taskdiag_task__psinfo(task, &size);
+	cl = taskdiag_task__cmdline(task, &size);
+	if (!ps || ps->start_time != 123456 || ps->flags != 4194560 ||
+	    ps->tty_nr != 34817 || ps->tpgid != 40 || ps->priority != 39 ||
+	    ps->nice != 19 || ps->processor != 1 || ps->rt_priority != 7 ||
+	    ps->policy != 2 || !cl || size != sizeof(cmdline) - 1 ||
+	    memcmp(cl, cmdline, size) || cl[size])
+		goto out;
+	if (taskdiag__next(td, &task))
+		goto out;
+
+	/* kthreadd: a stat line too short for PSINFO, an empty cmdline */
+	if (td_request(td, TASK_DIAG_DUMP_ONE, 2, TASK_DIAG_SHOW_CMDLINE) ||
+	    taskdiag__next(td, &task) != 1 ||
+	    !taskdiag_task__cmdline(task, &size) || size ||
+	    taskdiag__next(td, &task))
+		goto out;
+	if (td_request(td, TASK_DIAG_DUMP_ONE, 2, TASK_DIAG_SHOW_PSINFO) ||
+	    taskdiag__next(td, &task) != 0)
+		goto out;
+	ret = 0;
+out:
+	taskdiag__delete(td);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		ret = -1;
+	return ret;
+}
+
 /*
  * smaps of many mappings is read block by block: every VMA is there, the
  * lines cut by the blocks too, and the memory held is not the file
@@ -664,5 +738,6 @@ const struct td_test procfs_tests[] = {
 	TD_TEST(fake_proc_malformed),
 	TD_TEST(fake_proc_big_smaps),
 	TD_TEST(fake_proc_long_name),
+	TD_TEST(fake_proc_ps_groups),
 	{ }
 };

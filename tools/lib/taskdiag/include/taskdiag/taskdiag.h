@@ -362,6 +362,33 @@ LIBTASKDIAG_API const struct task_diag_statm *
 taskdiag_task__statm(const struct taskdiag_task *task, size_t *size);
 
 /**
+ * taskdiag_task__psinfo() - the TASK_DIAG_PSINFO group of a task
+ * @task: the task
+ * @size: set to the size of the copy (as this library has the struct),
+ *	if not NULL
+ *
+ * Since 1.1.
+ *
+ * Return: an aligned copy, or NULL if absent.
+ */
+LIBTASKDIAG_API const struct task_diag_psinfo *
+taskdiag_task__psinfo(const struct taskdiag_task *task, size_t *size);
+
+/**
+ * taskdiag_task__cmdline() - the TASK_DIAG_CMDLINE group of a task
+ * @task: the task
+ * @len: set to its length in bytes, if not NULL
+ *
+ * The bytes /proc/PID/cmdline reads, all parts joined: the arguments, each
+ * ended by a NUL; empty for kernel threads and zombies.  A NUL follows
+ * the last byte, not counted in @len.  Since 1.1.
+ *
+ * Return: the command line, or NULL if absent.
+ */
+LIBTASKDIAG_API const char *
+taskdiag_task__cmdline(const struct taskdiag_task *task, size_t *len);
+
+/**
  * taskdiag_task__nr_vmas() - the number of memory mappings of a task
  * @task: the task
  *
