@@ -215,6 +215,9 @@ static int td_parse_stat(const char *s, struct td_pstat *st, bool psinfo)
 		return -EBADMSG;
 	memset(st, 0, sizeof(*st));
 	len = close - open - 1;
+	if (len > TASK_DIAG_NAME_LEN - 1)
+		len = TASK_DIAG_NAME_LEN - 1;
+	memcpy(st->ps.name, open + 1, len);
 	if (len > TASK_DIAG_COMM_LEN - 1)
 		len = TASK_DIAG_COMM_LEN - 1;
 	memcpy(st->comm, open + 1, len);

@@ -244,6 +244,9 @@ struct task_diag_statm {
 	__u64 stack_vm;
 };
 
+/* The longest name of a task, NUL included: kernel threads' are long */
+#define TASK_DIAG_NAME_LEN	64
+
 /* The rest of what /proc/PID/stat has for ps; times in clock ticks (USER_HZ) */
 struct task_diag_psinfo {
 	__u64 start_time;	/* after boot, in the reader's time namespace */
@@ -255,6 +258,8 @@ struct task_diag_psinfo {
 	__u32 rt_priority;
 	__u32 policy;
 	__u32 processor;	/* the CPU it last ran on */
+	/* the name in /proc/PID/stat, comm or longer (kworker/u8:2-events) */
+	char name[TASK_DIAG_NAME_LEN];
 };
 
 /* system wide strategies (the pid field is ignored) */

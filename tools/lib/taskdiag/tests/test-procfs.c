@@ -651,7 +651,8 @@ static int fake_proc_ps_groups(void)
 	if (!ps || ps->start_time != 123456 || ps->flags != 4194560 ||
 	    ps->tty_nr != 34817 || ps->tpgid != 40 || ps->priority != 39 ||
 	    ps->nice != 19 || ps->processor != 1 || ps->rt_priority != 7 ||
-	    ps->policy != 2 || !cl || size != sizeof(cmdline) - 1 ||
+	    ps->policy != 2 || strcmp(ps->name, "a b") || !cl ||
+	    size != sizeof(cmdline) - 1 ||
 	    memcmp(cl, cmdline, size) || cl[size])
 		goto out;
 	if (taskdiag__next(td, &task))

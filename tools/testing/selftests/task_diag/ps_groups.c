@@ -405,7 +405,39 @@ TEST_F(ps, psinfo_values)
 
 	dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, KTHREADD, TD_BUF_BIG);
 	EXPECT_TRUE(d.tasks[0].psinfo.flags & PF_KTHREAD_FLAG);
+	EXPECT_STREQ("kthreadd", d.tasks[0].psinfo.name);
 	td_dump_free(&d);
+}
+
+/*
+ * The names of kernel threads, which may be longer than a comm
+ * (workqueue workers: "kworker/0:1-events"), are /proc/PID/stat's
+ */
+TEST_F(ps, psinfo_names_of_kernel_threads)
+{
+	struct td_diff df = {};
+	unsigned int nr = 0, longer = 0;
+	struct td_dump d;
+	size_t i;
+
+	ASSERT_EQ(0, td_dump(&d, TASK_DIAG_SHOW_PSINFO | TASK_DIAG_SHOW_BASE,
+			     TASK_DIAG_DUMP_ALL, 0, TD_BUF_SMALL));
+	TD_EXPECT_CLEAN(&d);
+	for (i = 0; i < d.nr_tasks; i++) {
+		const struct td_task *t = &d.tasks[i];
+
+		if (!(t->psinfo.flags & PF_KTHREAD_FLAG))
+			continue;
+		nr++;
+		longer += strlen(t->psinfo.name) >= TASK_DIAG_COMM_LEN;
+		psinfo_diff(t, t->pid, 0, &df);
+		if (df.n && kill(t->pid, 0) && errno == ESRCH)
+			df.n = 0;		/* gone meanwhile */
+	}
+	td_dump_free(&d);
+	EXPECT_NO_DIFF(&df);
+	EXPECT_GT(nr, 5U);
+	EXPECT_GT(longer, 0U) TH_LOG("no kernel thread name longer than a comm");
 }
 
 /* Per thread for THREAD and ALL_THREAD: a thread's own start time */

@@ -200,6 +200,11 @@ void psinfo_diff(const struct td_task *t, pid_t pid, pid_t tid,
 	diff_ll(df, id, "nice", ps->nice, st.nice);
 	diff_ull(df, id, "rt_priority", ps->rt_priority, st.rt_priority);
 	diff_ull(df, id, "policy", ps->policy, st.policy);
+	if (strnlen(ps->name, sizeof(ps->name)) == sizeof(ps->name))
+		diff_add(df, "pid %d: name not NUL-terminated", id);
+	else if (strcmp(ps->name, st.comm))
+		diff_add(df, "pid %d: name \"%s\", /proc \"%s\"", id,
+			 ps->name, st.comm);
 }
 
 /* CMDLINE of @t against the bytes of /proc/@pid[/task/@tid]/cmdline */

@@ -13,7 +13,7 @@
 /* The fields of /proc/PID/stat (or /proc/PID/task/TID/stat) we compare */
 struct proc_stat {
 	int pid;
-	char comm[64];
+	char comm[64];		/* as long as the kernel's names: 63 + NUL */
 	char state;
 	int ppid;
 	int pgrp;
