@@ -80,6 +80,9 @@ void print_text(FILE *f, const struct cmd_opts *o,
 void print_json(FILE *f, const struct cmd_opts *o, const char *backend,
 		const struct taskdiag_task *task);
 
+/* ps.c: taskdiag ps ARGS, an exit status */
+int ps_main(int argc, char **argv);
+
 /* raw.c */
 struct raw_source;
 struct raw_source *raw_source__new(const char *proc_root, const char *path);

@@ -7,6 +7,7 @@
  *            [--smaps] [--cred] [--stat] [--statm] [--json] [--no-headers]
  *            [--backend=auto|kernel|procfs] [--buf-size N]
  *            [--dump-raw FILE] [--proc DIR] [-v] [-V]
+ *   taskdiag ps [--backend=auto|kernel|procfs] ax|aux|-ef|-eLf|-eo LIST
  *
  * Exit status, as pgrep's: 0 when tasks were printed, 1 when none was,
  * 2 for bad arguments, 3 when the tasks cannot be had.
@@ -127,6 +128,8 @@ int main(int argc, char **argv)
 	struct taskdiag *td;
 	int ret;
 
+	if (argc > 1 && !strcmp(argv[1], "ps"))
+		return ps_main(argc - 1, argv + 1);
 	ret = parse_args(&o, argc, argv);
 	if (ret) {
 		free_args(&o);
