@@ -179,6 +179,42 @@ perf_bench_taskdiag() {
 	done </tmp/bench.synth
 }
 
+# ps_cut OUT CMD...: CMD's output in OUT but its own line (ps ax: the pid
+# is the first field)
+ps_cut() {
+	local out=$1 p
+	shift
+	"$@" >"$out.all" 2>/dev/null &
+	p=$!
+	wait $p || return 1
+	awk -v p=$p '$1 != p' "$out.all" >"$out"
+}
+
+# ps_same SIZE: taskdiag ps ax prints what ps ax prints, but their own
+# lines: each line as ps' of just before or just after it (a kernel
+# worker's name, the CPU share of a running task move); up to 3 tries.
+# META ps_same_SIZE: lines, lines equal to ps' before, tries
+ps_same() {
+	local size=$1 try same
+	for try in 1 2 3; do
+		ps_cut /tmp/ps1 ps ax && ps_cut /tmp/td "$out/taskdiag" ps ax &&
+			ps_cut /tmp/ps2 ps ax || { say "ps ax failed"; return 1; }
+		if awk 'FILENAME == ARGV[1] { a[FNR] = $0; na = FNR; next }
+			FILENAME == ARGV[2] { b[FNR] = $0; nb = FNR; next }
+			$0 != a[FNR] && $0 != b[FNR] { bad = 1 }
+			{ n = FNR }
+			END { exit bad || n != na || n != nb }' \
+			/tmp/ps1 /tmp/ps2 /tmp/td; then
+			same=$(paste -d '\n' /tmp/ps1 /tmp/td | paste - - |
+			       awk -F '\t' '$1 == $2' | wc -l)
+			echo "META ps_same_$size $(wc -l </tmp/td) lines, $same as ps before, try $try"
+			return 0
+		fi
+		say "taskdiag ps ax differs from ps ax (try $try): $(diff /tmp/ps1 /tmp/td | head -n 4 | cut -c 1-160 | tr '\n' '|')"
+	done
+	return 1
+}
+
 # upstream's perf bench internals synthesize --mt, /proc and task_diag in
 # turns, one synthesis per run and per thread count
 perf_bench_upstream() {
@@ -316,8 +352,11 @@ for size in $sizes; do
 	say "method 4 of 5: raw interfaces"
 	rawread "$size" raw proc-stat td-stat proc-maps query-maps td-maps \
 		query-exec td-exec td-perf td-perf-data || exit 1
-	say "method 5 of 5: ps ax -o pid,ppid vs taskdiag all"
+	say "method 5 of 5: ps ax -o pid,ppid vs taskdiag all; ps ax vs taskdiag ps ax"
 	turns "$size" ps "ps ax -o pid,ppid" taskdiag-all "$out/taskdiag all" ||
+		exit 1
+	ps_same "$size" || exit 1
+	turns "$size" ps-ax "ps ax" taskdiag-ps-ax "$out/taskdiag ps ax" ||
 		exit 1
 	# strace makes perf record crawl: count at the smallest size, if small
 	if [ "$size" = "${sizes%% *}" ] && [ "$size" -le 10000 ]; then
