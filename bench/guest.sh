@@ -12,6 +12,7 @@
 #                                       the realistic workload: a big process, another
 #   META <key> <value>                  what it ran on
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 out=${BENCH_OUT:?}
 perf=$out/perf
 sizes=${BENCH_SIZES:-50000}
@@ -191,23 +192,18 @@ ps_cut() {
 }
 
 # ps_same SIZE: taskdiag ps ax prints what ps ax prints, but their own
-# lines: each line as ps' of just before or just after it (a kernel
-# worker's name, the CPU share of a running task move); up to 3 tries.
+# lines: each line as ps' of just before or just after it, or the same
+# where those agree (ps-same.awk: a kernel worker's name, the CPU share
+# of a running task move); up to 3 tries.
 # META ps_same_SIZE: lines, lines equal to ps' before, tries
 ps_same() {
 	local size=$1 try same
 	for try in 1 2 3; do
 		ps_cut /tmp/ps1 ps ax && ps_cut /tmp/td "$out/taskdiag" ps ax &&
 			ps_cut /tmp/ps2 ps ax || { say "ps ax failed"; return 1; }
-		if awk 'FILENAME == ARGV[1] { a[FNR] = $0; na = FNR; next }
-			FILENAME == ARGV[2] { b[FNR] = $0; nb = FNR; next }
-			$0 != a[FNR] && $0 != b[FNR] { bad = 1 }
-			{ n = FNR }
-			END { exit bad || n != na || n != nb }' \
-			/tmp/ps1 /tmp/ps2 /tmp/td; then
-			same=$(paste -d '\n' /tmp/ps1 /tmp/td | paste - - |
-			       awk -F '\t' '$1 == $2' | wc -l)
-			echo "META ps_same_$size $(wc -l </tmp/td) lines, $same as ps before, try $try"
+		if same=$(awk -f "$here/../tools/lib/taskdiag/tests/ps-same.awk" \
+			  /tmp/ps1 /tmp/ps2 /tmp/td); then
+			echo "META ps_same_$size ${same% *} lines, ${same#* } as ps before, try $try"
 			return 0
 		fi
 		say "taskdiag ps ax differs from ps ax (try $try): $(diff /tmp/ps1 /tmp/td | head -n 4 | cut -c 1-160 | tr '\n' '|')"

@@ -42,6 +42,8 @@ const struct cmd_field *field_find(const char *name);
 unsigned long long field_value(const void *group, const struct cmd_field *f);
 const void *task_group(const struct taskdiag_task *task, int group);
 char state_letter(__u8 state);
+#define CAPS_HEX_LEN	17
+const char *caps_hex(const struct task_diag_caps *caps, char *buf);
 
 /* escape.c */
 size_t utf8_len(const unsigned char *s);

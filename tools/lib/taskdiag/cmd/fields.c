@@ -4,6 +4,7 @@
  * of a group, and the fields that -o may list.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -120,6 +121,19 @@ const void *task_group(const struct taskdiag_task *task, int group)
 	default:
 		return NULL;
 	}
+}
+
+/**
+ * caps_hex() - a capability set as 16 hex digits, as /proc/PID/status has it
+ * @caps: the set
+ * @buf: where to write it: CAPS_HEX_LEN bytes
+ *
+ * Return: @buf.
+ */
+const char *caps_hex(const struct task_diag_caps *caps, char *buf)
+{
+	snprintf(buf, CAPS_HEX_LEN, "%08x%08x", caps->cap[1], caps->cap[0]);
+	return buf;
 }
 
 char state_letter(__u8 state)

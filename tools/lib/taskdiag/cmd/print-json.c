@@ -38,8 +38,7 @@ static void json_string(FILE *f, const char *str)
 static void json_field(FILE *f, const struct cmd_field *fld, const void *group)
 {
 	const char *p = (const char *)group + fld->off;
-	const __u32 *cap = (const __u32 *)p;
-	char state[2] = { 0 };
+	char state[2] = { 0 }, hex[CAPS_HEX_LEN];
 
 	fprintf(f, "\"%s\":", fld->name);
 	if (!group) {
@@ -58,7 +57,7 @@ static void json_field(FILE *f, const struct cmd_field *fld, const void *group)
 		json_string(f, p);
 		break;
 	case CMD_CAPS:
-		fprintf(f, "\"0x%08x%08x\"", cap[1], cap[0]);
+		fprintf(f, "\"0x%s\"", caps_hex((const void *)p, hex));
 		break;
 	case CMD_U64:
 	default:
@@ -93,7 +92,9 @@ static void json_ids(FILE *f, const char *name, const __u32 *ids)
 static void json_caps(FILE *f, const char *name,
 		      const struct task_diag_caps *c)
 {
-	fprintf(f, ",\"%s\":\"0x%08x%08x\"", name, c->cap[1], c->cap[0]);
+	char hex[CAPS_HEX_LEN];
+
+	fprintf(f, ",\"%s\":\"0x%s\"", name, caps_hex(c, hex));
 }
 
 static void json_creds(FILE *f, const struct task_diag_creds *c)

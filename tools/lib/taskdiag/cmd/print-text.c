@@ -27,7 +27,9 @@ static void print_fields(FILE *f, const void *p, int group)
 static void print_caps(FILE *f, const char *name,
 		       const struct task_diag_caps *caps)
 {
-	fprintf(f, " %s %08x%08x", name, caps->cap[1], caps->cap[0]);
+	char hex[CAPS_HEX_LEN];
+
+	fprintf(f, " %s %s", name, caps_hex(caps, hex));
 }
 
 static void print_creds(FILE *f, const struct task_diag_creds *c)
@@ -110,7 +112,6 @@ static const char *format_value(const struct cmd_field *fld,
 				const void *group, char *buf, size_t size)
 {
 	const char *p = (const char *)group + fld->off;
-	const __u32 *cap = (const __u32 *)p;
 
 	if (!group)
 		return "-";
@@ -121,8 +122,8 @@ static const char *format_value(const struct cmd_field *fld,
 	case CMD_COMM:
 		return escape_ps(p, buf, size);
 	case CMD_CAPS:
-		snprintf(buf, size, "%08x%08x", cap[1], cap[0]);
-		return buf;
+		return size >= CAPS_HEX_LEN ? caps_hex((const void *)p, buf) :
+					      "?";
 	case CMD_U32:
 	case CMD_U64:
 	default:

@@ -15,14 +15,16 @@
 # leaves its own line out of the comparison.  A task that runs between the
 # reads (a kernel worker, whose name says its last work; the CPU share of
 # the test itself) may change: taskdiag's line must then be ps' line of
-# just before or just after; a comparison is made up to 5 times and must
-# come out so once, with as many lines.
+# just before or just after, or the same where those two agree
+# (ps-same.awk); a comparison is made up to 5 times and must come out so
+# once.
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
 tmp=$(mktemp -d) || exit 1
 pids= pid_max=
 # result STATUS DESCRIPTION: TAP, $n, $failed
 . "$here/../../../testing/tap/tap.sh"
+. "$here/victim.sh"
 
 LONG_USER=averyveryverylongusername
 LONG_UID=4242
@@ -85,11 +87,7 @@ done
 spawn sleep 1000
 wide=$!
 pid_max=$(cat /proc/sys/kernel/pid_max)
-i=0
-while [ ! -s "$tmp/ready" ] && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+wait_ready "$tmp/ready"
 sleep 1		# every command executed, every child exited
 result 0 "tasks to show started:$pids"
 
@@ -106,20 +104,10 @@ run_ps() {
 	awk -v f="$field" -v p=$p '$f != p' "$out" >"$out.cut"
 }
 
-# within FILE BEFORE AFTER: each line of FILE is the same line of BEFORE or
-# of AFTER: what ps printed of that task just before or just after
-within() {
-	awk 'FILENAME == ARGV[1] { a[FNR] = $0; na = FNR; next }
-	     FILENAME == ARGV[2] { b[FNR] = $0; nb = FNR; next }
-	     $0 != a[FNR] && $0 != b[FNR] { bad = 1 }
-	     { n = FNR }
-	     END { exit bad || n != na || n != nb }' "$2" "$3" "$1"
-}
-
 # compare USER LOCALE BACKEND FIELD ARGS...: taskdiag ps prints what ps
 # prints, but their own lines: the same lines as ps, or on a line that
 # changed between a ps before and a ps after it (a kernel worker's name,
-# the CPU share of a running task), one of the two
+# the CPU share of a running task), as ps-same.awk allows
 compare() {
 	user=$1 loc=$2 backend=$3 field=$4
 	shift 4
@@ -140,8 +128,9 @@ compare() {
 			result 0 "ps $* ($user, $loc, $backend): $(wc -l <"$tmp/td.cut") lines, the same (try $try)"
 			return
 		fi
-		if within "$tmp/td.cut" "$tmp/ps1.cut" "$tmp/ps2.cut"; then
-			result 0 "ps $* ($user, $loc, $backend): $(wc -l <"$tmp/td.cut") lines, each as ps' before or after (try $try)"
+		if awk -f "$here/ps-same.awk" "$tmp/ps1.cut" "$tmp/ps2.cut" \
+			"$tmp/td.cut" >"$tmp/same"; then
+			result 0 "ps $* ($user, $loc, $backend): $(cut -d ' ' -f 1 "$tmp/same") lines, $(cut -d ' ' -f 2 "$tmp/same") the same, the others as ps' before or after (try $try)"
 			return
 		fi
 	done

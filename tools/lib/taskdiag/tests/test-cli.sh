@@ -228,11 +228,7 @@ check "--smaps: pss in bytes, never above resident" pss_bytes
 sh -c 'printf "x\nfake\tline\355\240\200" >/proc/$$/comm; echo $$ >"$1"; sleep 60; exit 0' \
 	sh "$tmp/cready" >/dev/null 2>&1 &
 cpid=$!
-i=0
-while [ ! -s "$tmp/cready" ] && [ $i -lt 100 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+wait_ready "$tmp/cready"
 comm_escaped() {
 	td one --pid "$cpid" --no-headers >"$tmp/comm" &&
 	[ "$(wc -l <"$tmp/comm")" = 1 ] &&
