@@ -5,6 +5,7 @@
  * looked up once.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -132,22 +133,22 @@ static const char *ps_parse_driver(const char *p, struct ps_driver *d)
 	return p;
 }
 
-/* /proc/tty/drivers, its first 9999 bytes as procps reads them, once */
+/* /proc/tty/drivers as procps reads it: one read() of up to 9999 bytes */
 static void ps_load_drivers(void)
 {
 	char buf[10000];
 	const char *p, *end;
 	struct ps_driver d, *nd;
-	size_t n = 0;
-	FILE *f;
+	ssize_t n = 0;
+	int fd;
 
 	ps_nr_drivers = 0;
-	f = fopen("/proc/tty/drivers", "re");
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
+	fd = open("/proc/tty/drivers", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
 	}
-	buf[n] = '\0';
+	buf[n > 0 ? n : 0] = '\0';
 	for (p = strstr(buf, " /dev/"); p; p = strstr(p, " /dev/")) {
 		end = ps_parse_driver(p + 6, &d);
 		if (!end)
@@ -187,14 +188,17 @@ static bool ps_driver_path(char *path, size_t size, unsigned int maj,
 		}
 	if (!d)
 		return false;
+	/* the first of these paths that exists, if it is that device */
 	snprintf(path, size, "/dev/%s%u", d->name, min);
-	if (ps_is_dev(path, maj, min))
-		return true;
-	snprintf(path, size, "/dev/%s/%u", d->name, min);
-	if (ps_is_dev(path, maj, min))
-		return true;
-	snprintf(path, size, "/dev/%s", d->name);
-	return !d->devfs && ps_is_dev(path, maj, min);
+	if (access(path, F_OK)) {
+		snprintf(path, size, "/dev/%s/%u", d->name, min);
+		if (access(path, F_OK)) {
+			if (d->devfs)
+				return false;
+			snprintf(path, size, "/dev/%s", d->name);
+		}
+	}
+	return ps_is_dev(path, maj, min);
 }
 
 /* The usual names of the usual majors */

@@ -232,14 +232,15 @@ static int ps_task_fill(struct ps_task *t, const struct taskdiag_task *task,
 
 static struct ps_task *ps_list_add(struct ps_list *l)
 {
+	size_t cap = l->cap ? 2 * l->cap : 1024;
 	struct ps_task *n;
 
 	if (l->nr == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 1024;
-		n = realloc(l->tasks, l->cap * sizeof(*n));
+		n = realloc(l->tasks, cap * sizeof(*n));
 		if (!n)
 			return NULL;
 		l->tasks = n;
+		l->cap = cap;
 	}
 	return &l->tasks[l->nr++];
 }
@@ -343,10 +344,15 @@ static int ps_read(struct taskdiag *td, const struct ps_opts *o,
 						  TASK_DIAG_DUMP_ALL,
 				 ps_groups(o));
 	while (!ret && (ret = taskdiag__next(td, &task)) > 0) {
+		ret = 0;
+		if (taskdiag_task__exited(task))
+			continue;	/* gone while described, as from /proc */
 		t = ps_list_add(l);
 		ret = t ? ps_task_fill(t, task, utf8) : -ENOMEM;
-		if (t && ret)
+		if (t && ret) {
+			free(t->cmd);
 			l->nr--;
+		}
 		if (ret)
 			break;
 		/* the leader's line is the process': its CPU time too */
@@ -383,12 +389,14 @@ static int ps_collect(const struct ps_opts *o, struct ps_list *l,
 	char buf[128];
 	int ret;
 
+	errno = 0;
 	for (;;) {
 		td = ps_open(backend);
 		if (!td) {
+			ret = errno ? -errno : -EIO;
 			fprintf(stderr, "taskdiag ps: %s\n",
 				taskdiag__errmsg(NULL));
-			return -errno;
+			return ret;
 		}
 		ret = ps_read(td, o, l, sys->utf8);
 		if (ret == -EINVAL && backend == TASKDIAG_BACKEND_AUTO &&

@@ -623,7 +623,7 @@ static int put_bytes(const char *root, const char *path, const char *bytes,
 static int fake_proc_ps_groups(void)
 {
 	static const char stat[] =
-		"42 (a b) S 1 40 41 34817 40 4194560 1 2 3 4 5 6 7 8 39 19 1 0"
+		"42 (a b) S 1 40 41 34817 -1 4194560 1 2 3 4 5 6 7 8 -11 -5 1 0"
 		" 123456 8192 1 18446744073709551615 1 2 3 4 5 6 7 8 9 0 0 0"
 		" 17 1 7 2 0 0 0 0 0 0 0 0 0 0\n";
 	static const char cmdline[] = "sh\0-c\0x y\0\0\n\0";
@@ -649,8 +649,8 @@ static int fake_proc_ps_groups(void)
 	ps = taskdiag_task__psinfo(task, &size);
 	cl = taskdiag_task__cmdline(task, &size);
 	if (!ps || ps->start_time != 123456 || ps->flags != 4194560 ||
-	    ps->tty_nr != 34817 || ps->tpgid != 40 || ps->priority != 39 ||
-	    ps->nice != 19 || ps->processor != 1 || ps->rt_priority != 7 ||
+	    ps->tty_nr != 34817 || ps->tpgid != -1 || ps->priority != -11 ||
+	    ps->nice != -5 || ps->processor != 1 || ps->rt_priority != 7 ||
 	    ps->policy != 2 || strcmp(ps->name, "a b") || !cl ||
 	    size != sizeof(cmdline) - 1 ||
 	    memcmp(cl, cmdline, size) || cl[size])

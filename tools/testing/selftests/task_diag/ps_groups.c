@@ -25,6 +25,7 @@
 #include "td_test.h"
 
 #define PF_KTHREAD_FLAG	0x00200000	/* PF_KTHREAD */
+#define PF_WQ_WORKER_FLAG 0x00000020	/* PF_WQ_WORKER */
 #define NR_THREADS	3
 #define LONG_ARG	100000		/* below MAX_ARG_STRLEN (128 KiB) */
 #define KTHREADD	2
@@ -34,6 +35,7 @@ enum {
 	ARGS,		/* sh with arguments of every kind, reading a pipe */
 	LONG,		/* sh with two LONG_ARG-byte arguments */
 	PROCTITLE,	/* overwrote its whole argument area, final NUL too */
+	PROCTITLE_ENV,	/* overwrote its arguments and environment, no NUL */
 	NICED,		/* nice 7 */
 	UNNICED,	/* nice -5 */
 	FIFO,		/* SCHED_FIFO, priority 10 */
@@ -82,26 +84,39 @@ static int wait_exec(pid_t pid)
 	return -1;
 }
 
-/* setproctitle(): overwrite all of [arg_start, arg_end), the final NUL too */
-static int proctitle_fn(void *arg)
+/* arg_start, arg_end, env_start and env_end of @pid, from its stat */
+static int proc_arg_env(pid_t pid, unsigned long v[4])
 {
-	unsigned long start, end;
-	char *buf, *p;
-	int i;
+	char path[64], *buf, *p;
+	int i, ret = -1;
 
-	buf = read_file("/proc/self/stat", NULL);
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	buf = read_file(path, NULL);
 	if (!buf)
 		return -1;
 	p = strrchr(buf, ')');
 	for (i = 0; p && i < 46; i++)		/* to field 48, arg_start */
 		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p, " %lu %lu", &start, &end) != 2 || end <= start) {
-		free(buf);
-		return -1;
-	}
+	if (p && sscanf(p, " %lu %lu %lu %lu", &v[0], &v[1], &v[2],
+			&v[3]) == 4 && v[1] > v[0] && v[3] >= v[2])
+		ret = 0;
 	free(buf);
-	memset((char *)start, 'X', end - start);
-	memcpy((char *)start, "td-proctitle", 12);
+	return ret;
+}
+
+/*
+ * setproctitle(): overwrite all of [arg_start, arg_end), the final NUL
+ * too, or (@arg) all of [arg_start, env_end) with no NUL left
+ */
+static int proctitle_fn(void *arg)
+{
+	unsigned long v[4], end;
+
+	if (proc_arg_env(getpid(), v))
+		return -1;
+	end = arg ? v[3] : v[1];
+	memset((char *)v[0], 'X', end - v[0]);
+	memcpy((char *)v[0], "td-proctitle", 12);
 	return 0;
 }
 
@@ -164,7 +179,7 @@ FIXTURE_SETUP(ps)
 	static char space[] = "two words", empty[] = "";
 	char *args[] = { space, empty, nl, tab, bad };
 	char *longs[2];
-	int i, pos = 7, neg = -5;
+	int i, pos = 7, neg = -5, whole = 1;
 
 	TD_SKIP_IF_MISSING();
 	TD_SKIP_IF_NOT_ROOT();
@@ -185,6 +200,8 @@ FIXTURE_SETUP(ps)
 	ASSERT_GT(self->child[LONG], 0);
 	self->child[PROCTITLE] = spawn_child(proctitle_fn, NULL);
 	ASSERT_GT(self->child[PROCTITLE], 0);
+	self->child[PROCTITLE_ENV] = spawn_child(proctitle_fn, &whole);
+	ASSERT_GT(self->child[PROCTITLE_ENV], 0);
 	self->child[NICED] = spawn_child(nice_fn, &pos);
 	ASSERT_GT(self->child[NICED], 0);
 	self->child[UNNICED] = spawn_child(nice_fn, &neg);
@@ -254,6 +271,30 @@ TEST_F(ps, cmdline_values)
 	dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE, self->child[PROCTITLE],
 		 TD_BUF_BIG);
 	EXPECT_EQ(0, strncmp(d.tasks[0].cmdline, "td-proctitleXX", 14));
+	td_dump_free(&d);
+}
+
+/*
+ * A title that leaves no NUL up to the end of the environment ends there
+ * (and within a page): never what follows the environment
+ */
+TEST_F(ps, cmdline_proctitle_ends_with_the_environment)
+{
+	size_t want, i, pg = sysconf(_SC_PAGESIZE);
+	const struct td_task *t;
+	unsigned long v[4];
+	struct td_dump d;
+
+	ASSERT_EQ(0, proc_arg_env(self->child[PROCTITLE_ENV], v));
+	want = v[3] - v[0] < pg ? v[3] - v[0] : pg;
+	dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE,
+		 self->child[PROCTITLE_ENV], TD_BUF_BIG);
+	t = &d.tasks[0];
+	ASSERT_EQ(want, t->cmdline_len);
+	EXPECT_EQ(0, memcmp(t->cmdline, "td-proctitle", 12));
+	for (i = 12; i < t->cmdline_len && t->cmdline[i] == 'X'; i++)
+		;
+	EXPECT_EQ(want, i);
 	td_dump_free(&d);
 }
 
@@ -410,6 +451,22 @@ TEST_F(ps, psinfo_values)
 }
 
 /*
+ * A workqueue worker's name says the work it runs or ran last
+ * ("kworker/0:1-events", "+" while running): whether it is the same but
+ * for that, /proc's name being another
+ */
+static bool worker_moved(const struct td_task *t)
+{
+	size_t n = strcspn(t->psinfo.name, "-+");
+	struct proc_stat st;
+
+	return !proc_read_stat(t->pid, 0, &st) &&
+	       strcmp(st.comm, t->psinfo.name) &&
+	       !strncmp(st.comm, t->psinfo.name, n) &&
+	       (st.comm[n] == '-' || st.comm[n] == '+' || !st.comm[n]);
+}
+
+/*
  * The names of kernel threads, which may be longer than a comm
  * (workqueue workers: "kworker/0:1-events"), are /proc/PID/stat's
  */
@@ -425,14 +482,19 @@ TEST_F(ps, psinfo_names_of_kernel_threads)
 	TD_EXPECT_CLEAN(&d);
 	for (i = 0; i < d.nr_tasks; i++) {
 		const struct td_task *t = &d.tasks[i];
+		struct td_diff one = {};
 
 		if (!(t->psinfo.flags & PF_KTHREAD_FLAG))
 			continue;
 		nr++;
 		longer += strlen(t->psinfo.name) >= TASK_DIAG_COMM_LEN;
-		psinfo_diff(t, t->pid, 0, &df);
-		if (df.n && kill(t->pid, 0) && errno == ESRCH)
-			df.n = 0;		/* gone meanwhile */
+		psinfo_diff(t, t->pid, 0, &one);
+		/* gone meanwhile, or a worker that took other work since */
+		if (!one.n || (kill(t->pid, 0) && errno == ESRCH) ||
+		    ((t->psinfo.flags & PF_WQ_WORKER_FLAG) &&
+		     worker_moved(t)))
+			continue;
+		diff_add(&df, "%s", one.why);
 	}
 	td_dump_free(&d);
 	EXPECT_NO_DIFF(&df);

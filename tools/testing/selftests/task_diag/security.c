@@ -406,6 +406,8 @@ static int check_ps_groups(struct td_dump *d)
 
 	for (i = 0; i < d->nr_tasks && !df.n; i++) {
 		t = &d->tasks[i];
+		if (t->closed_empty)
+			continue;		/* exited while described */
 		if ((t->groups & both) != both) {
 			fprintf(stderr, "# pid %u: groups %#llx\n", t->pid,
 				(unsigned long long)t->groups);
