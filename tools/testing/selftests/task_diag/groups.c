@@ -260,18 +260,6 @@ static bool anon_name_works(void)
 	return ok;
 }
 
-static pid_t spawn_zombie(void)
-{
-	siginfo_t si;
-	pid_t pid = fork();
-
-	if (!pid)
-		_exit(0);
-	if (pid < 0 || waitid(P_PID, pid, &si, WEXITED | WNOWAIT))
-		return -1;
-	return pid;
-}
-
 static pid_t spawn_traced(void)
 {
 	pid_t pid = spawn_child(NULL, NULL);
@@ -330,14 +318,7 @@ FIXTURE_TEARDOWN(groups)
 }
 
 /* Dump one task with ONE; @d then holds exactly that task */
-static void dump_one(struct __test_metadata *_metadata, struct td_dump *d,
-		     __u64 show, pid_t pid)
-{
-	ASSERT_EQ(0, td_dump(d, show, TASK_DIAG_DUMP_ONE, pid, TD_BUF_BIG));
-	TD_EXPECT_CLEAN(d);
-	ASSERT_EQ(1U, d->nr_tasks);
-	ASSERT_EQ((__u32)pid, d->tasks[0].pid);
-}
+#define dump_one(m, d, show, pid)	td_dump_one(m, d, show, pid, TD_BUF_BIG)
 
 TEST_F(groups, base_matches_proc_stat)
 {

@@ -150,18 +150,6 @@ static int threaded_fn(void *arg)
 	return start_threads(NR_THREADS, "td-ps-%d");
 }
 
-static pid_t spawn_zombie(void)
-{
-	siginfo_t si;
-	pid_t pid = fork();
-
-	if (!pid)
-		_exit(0);
-	if (pid < 0 || waitid(P_PID, pid, &si, WEXITED | WNOWAIT))
-		return -1;
-	return pid;
-}
-
 static pid_t spawn_tty(int *ptm)
 {
 	char *name;
@@ -229,15 +217,6 @@ FIXTURE_TEARDOWN(ps)
 	close(self->hold[1]);
 }
 
-static void dump_one(struct __test_metadata *_metadata, struct td_dump *d,
-		     __u64 show, pid_t pid, size_t bufsize)
-{
-	ASSERT_EQ(0, td_dump(d, show, TASK_DIAG_DUMP_ONE, pid, bufsize));
-	TD_EXPECT_CLEAN(d);
-	ASSERT_EQ(1U, d->nr_tasks);
-	ASSERT_EQ((__u32)pid, d->tasks[0].pid);
-}
-
 /* Every child's command line is the bytes of its /proc/PID/cmdline */
 TEST_F(ps, cmdline_matches_proc)
 {
@@ -246,8 +225,8 @@ TEST_F(ps, cmdline_matches_proc)
 	int i;
 
 	for (i = 0; i < NR_CHILDREN; i++) {
-		dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE, self->child[i],
-			 TD_BUF_BIG);
+		td_dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE, self->child[i],
+			    TD_BUF_BIG);
 		cmdline_diff(&d.tasks[0], self->child[i], 0, &df);
 		td_dump_free(&d);
 	}
@@ -261,15 +240,15 @@ TEST_F(ps, cmdline_values)
 				   "new\nline\0a\ttab\0\xff\xfe-\x01";
 	struct td_dump d;
 
-	dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE, self->child[ARGS],
-		 TD_BUF_BIG);
+	td_dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE, self->child[ARGS],
+		    TD_BUF_BIG);
 	ASSERT_EQ(sizeof(want), d.tasks[0].cmdline_len);
 	EXPECT_EQ(0, memcmp(want, d.tasks[0].cmdline, sizeof(want)));
 	td_dump_free(&d);
 
 	/* setproctitle(): up to the first NUL, into the environment */
-	dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE, self->child[PROCTITLE],
-		 TD_BUF_BIG);
+	td_dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE, self->child[PROCTITLE],
+		    TD_BUF_BIG);
 	EXPECT_EQ(0, strncmp(d.tasks[0].cmdline, "td-proctitleXX", 14));
 	td_dump_free(&d);
 }
@@ -287,8 +266,8 @@ TEST_F(ps, cmdline_proctitle_ends_with_the_environment)
 
 	ASSERT_EQ(0, proc_arg_env(self->child[PROCTITLE_ENV], v));
 	want = v[3] - v[0] < pg ? v[3] - v[0] : pg;
-	dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE,
-		 self->child[PROCTITLE_ENV], TD_BUF_BIG);
+	td_dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE,
+		    self->child[PROCTITLE_ENV], TD_BUF_BIG);
 	t = &d.tasks[0];
 	ASSERT_EQ(want, t->cmdline_len);
 	EXPECT_EQ(0, memcmp(t->cmdline, "td-proctitle", 12));
@@ -306,8 +285,8 @@ TEST_F(ps, cmdline_empty)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE, pids[i],
-			 TD_BUF_BIG);
+		td_dump_one(_metadata, &d, TASK_DIAG_SHOW_CMDLINE, pids[i],
+			    TD_BUF_BIG);
 		EXPECT_TRUE(d.tasks[0].groups & TASK_DIAG_SHOW_CMDLINE);
 		EXPECT_EQ(0U, d.tasks[0].cmdline_len);
 		EXPECT_EQ(1U, d.tasks[0].cmdline_parts);
@@ -330,7 +309,7 @@ TEST_F(ps, cmdline_continued)
 	size_t size;
 
 	for (size = TD_BUF_SMALL; size < TD_BUF_SMALL + 256; size += 4) {
-		dump_one(_metadata, &d, show, self->child[LONG], size);
+		td_dump_one(_metadata, &d, show, self->child[LONG], size);
 		cmdline_diff(&d.tasks[0], self->child[LONG], 0, &df);
 		EXPECT_EQ(show, d.tasks[0].groups);
 		EXPECT_GT(d.tasks[0].cmdline_parts, 40U);
@@ -341,7 +320,7 @@ TEST_F(ps, cmdline_continued)
 	EXPECT_NO_DIFF(&df);
 	EXPECT_GT(conts, 64U * 40);
 
-	dump_one(_metadata, &d, show, self->child[LONG], TD_BUF_BIG);
+	td_dump_one(_metadata, &d, show, self->child[LONG], TD_BUF_BIG);
 	cmdline_diff(&d.tasks[0], self->child[LONG], 0, &df);
 	EXPECT_NO_DIFF(&df);
 	EXPECT_EQ(2U * LONG_ARG + 19, d.tasks[0].cmdline_len);
@@ -397,12 +376,12 @@ TEST_F(ps, psinfo_matches_proc_stat)
 	int i;
 
 	for (i = 0; i < NR_CHILDREN; i++) {
-		dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, self->child[i],
-			 TD_BUF_BIG);
+		td_dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, self->child[i],
+			    TD_BUF_BIG);
 		psinfo_diff(&d.tasks[0], self->child[i], 0, &df);
 		td_dump_free(&d);
 	}
-	dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, KTHREADD, TD_BUF_BIG);
+	td_dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, KTHREADD, TD_BUF_BIG);
 	psinfo_diff(&d.tasks[0], KTHREADD, 0, &df);
 	td_dump_free(&d);
 	EXPECT_NO_DIFF(&df);
@@ -414,8 +393,8 @@ TEST_F(ps, psinfo_values)
 	const struct task_diag_psinfo *ps;
 	struct td_dump d;
 
-	dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, self->child[NICED],
-		 TD_BUF_BIG);
+	td_dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, self->child[NICED],
+		    TD_BUF_BIG);
 	ps = &d.tasks[0].psinfo;
 	EXPECT_EQ(7, ps->nice);
 	EXPECT_EQ(27, ps->priority);
@@ -424,27 +403,27 @@ TEST_F(ps, psinfo_values)
 	EXPECT_NE(0ULL, ps->start_time);
 	td_dump_free(&d);
 
-	dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, self->child[UNNICED],
-		 TD_BUF_BIG);
+	td_dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, self->child[UNNICED],
+		    TD_BUF_BIG);
 	EXPECT_EQ(-5, d.tasks[0].psinfo.nice);
 	td_dump_free(&d);
 
-	dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, self->child[FIFO],
-		 TD_BUF_BIG);
+	td_dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, self->child[FIFO],
+		    TD_BUF_BIG);
 	EXPECT_EQ((__u32)SCHED_FIFO, d.tasks[0].psinfo.policy);
 	EXPECT_EQ(10U, d.tasks[0].psinfo.rt_priority);
 	EXPECT_EQ(-11, d.tasks[0].psinfo.priority);
 	td_dump_free(&d);
 
 	/* a pty (major 136 and up), the child's own group in the foreground */
-	dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, self->child[TTY],
-		 TD_BUF_BIG);
+	td_dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, self->child[TTY],
+		    TD_BUF_BIG);
 	ps = &d.tasks[0].psinfo;
 	EXPECT_GE((ps->tty_nr >> 8) & 0xfff, 136U);
 	EXPECT_EQ(self->child[TTY], ps->tpgid);
 	td_dump_free(&d);
 
-	dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, KTHREADD, TD_BUF_BIG);
+	td_dump_one(_metadata, &d, TASK_DIAG_SHOW_PSINFO, KTHREADD, TD_BUF_BIG);
 	EXPECT_TRUE(d.tasks[0].psinfo.flags & PF_KTHREAD_FLAG);
 	EXPECT_STREQ("kthreadd", d.tasks[0].psinfo.name);
 	td_dump_free(&d);

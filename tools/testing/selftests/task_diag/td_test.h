@@ -64,6 +64,20 @@ static inline void td_expect_each_once(struct __test_metadata *_metadata,
 		       first, td_count(d, first));
 }
 
+/*
+ * Dump one task with ONE, read in @bufsize reads: @d then holds exactly
+ * that task, without protocol errors
+ */
+static inline void td_dump_one(struct __test_metadata *_metadata,
+			       struct td_dump *d, __u64 show, pid_t pid,
+			       size_t bufsize)
+{
+	ASSERT_EQ(0, td_dump(d, show, TASK_DIAG_DUMP_ONE, pid, bufsize));
+	TD_EXPECT_CLEAN(d);
+	ASSERT_EQ(1U, d->nr_tasks);
+	ASSERT_EQ((__u32)pid, d->tasks[0].pid);
+}
+
 /* No task reported twice in @d */
 static inline void td_expect_no_dups(struct __test_metadata *_metadata,
 				     struct td_dump *d)

@@ -556,6 +556,19 @@ int map_many_vmas(int n)
 }
 
 /* Stop a child (all its threads) with SIGSTOP: 0 once it is stopped */
+/* A child that exited, waited for with WNOWAIT: a zombie until reaped */
+pid_t spawn_zombie(void)
+{
+	siginfo_t si;
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(0);
+	if (pid < 0 || waitid(P_PID, pid, &si, WEXITED | WNOWAIT))
+		return -1;
+	return pid;
+}
+
 int stop_child(pid_t pid)
 {
 	int status;

@@ -74,6 +74,7 @@ int spawn_many(pid_t *pids, int n, int nthreads);
 int start_threads(int n, const char *name_fmt);
 int map_many_vmas(int n);
 int map_many_vmas_at(void *addr, int n);
+pid_t spawn_zombie(void);
 int stop_child(pid_t pid);
 void kill_reap(pid_t pid);
 void kill_reap_all(pid_t *pids, int n);
