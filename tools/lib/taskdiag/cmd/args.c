@@ -77,6 +77,8 @@ static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: taskdiag all|All|threads|children|one [options]\n"
+		"       taskdiag ps [--backend=B] ax|aux|-ef|-eLf|-eo LIST\n"
+		"         (what procps' ps prints, byte for byte)\n"
 		"  all       every process          All       every thread\n"
 		"  threads   the threads of --pid   children  the children of --pid\n"
 		"  one       the task --pid\n"
