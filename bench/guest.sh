@@ -192,21 +192,24 @@ ps_cut() {
 }
 
 # ps_same SIZE: taskdiag ps ax prints what ps ax prints, but their own
-# lines: each line as ps' of just before or just after it, or the same
-# where those agree (ps-same.awk: a kernel worker's name, the CPU share
-# of a running task move); up to 3 tries.
+# lines: each line as one of four ps ax run around it, or the same where
+# those agree, a kernel worker's but maybe for its last work (ps-same.awk:
+# a worker's name, the CPU share of a running task move); up to 3 tries.
 # META ps_same_SIZE: lines, lines equal to ps' before, tries
 ps_same() {
 	local size=$1 try same
 	for try in 1 2 3; do
-		ps_cut /tmp/ps1 ps ax && ps_cut /tmp/td "$out/taskdiag" ps ax &&
-			ps_cut /tmp/ps2 ps ax || { say "ps ax failed"; return 1; }
+		ps_cut /tmp/ps1 ps ax && ps_cut /tmp/ps2 ps ax &&
+			ps_cut /tmp/td "$out/taskdiag" ps ax &&
+			ps_cut /tmp/ps3 ps ax && ps_cut /tmp/ps4 ps ax ||
+			{ say "ps ax failed"; return 1; }
 		if same=$(awk -f "$here/../tools/lib/taskdiag/tests/ps-same.awk" \
-			  /tmp/ps1 /tmp/ps2 /tmp/td); then
-			echo "META ps_same_$size ${same% *} lines, ${same#* } as ps before, try $try"
+			  /tmp/ps2 /tmp/ps1 /tmp/ps3 /tmp/ps4 /tmp/td); then
+			set -- $same
+			echo "META ps_same_$size $1 lines, $2 as the ps just before, $3 workers but for their last work, try $try"
 			return 0
 		fi
-		say "taskdiag ps ax differs from ps ax (try $try): $(diff /tmp/ps1 /tmp/td | head -n 4 | cut -c 1-160 | tr '\n' '|')"
+		say "taskdiag ps ax differs from ps ax (try $try): $(diff /tmp/ps2 /tmp/td | head -n 4 | cut -c 1-160 | tr '\n' '|')"
 	done
 	return 1
 }

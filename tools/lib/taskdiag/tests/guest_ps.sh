@@ -14,8 +14,9 @@
 # wider than the column (which shifts the rest of the line).  Each ps
 # leaves its own line out of the comparison.  A task that runs between the
 # reads (a kernel worker, whose name says its last work; the CPU share of
-# the test itself) may change: taskdiag's line must then be ps' line of
-# just before or just after, or the same where those two agree
+# the test itself) may change: taskdiag's line must then be the line of
+# one of four ps run around it, or the same where those agree, a worker's
+# maybe but for the work it ran last, which the readers themselves cause
 # (ps-same.awk); a comparison is made up to 5 times and must come out so
 # once.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -106,8 +107,8 @@ run_ps() {
 
 # compare USER LOCALE BACKEND FIELD ARGS...: taskdiag ps prints what ps
 # prints, but their own lines: the same lines as ps, or on a line that
-# changed between a ps before and a ps after it (a kernel worker's name,
-# the CPU share of a running task), as ps-same.awk allows
+# changed between the two ps before and the two ps after it (a kernel
+# worker's name, the CPU share of a running task), as ps-same.awk allows
 compare() {
 	user=$1 loc=$2 backend=$3 field=$4
 	shift 4
@@ -115,28 +116,34 @@ compare() {
 	[ "$user" = root ] ||
 		as="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 	for try in 1 2 3 4 5; do
-		# shellcheck disable=SC2086
-		run_ps "$tmp/ps1" "$field" env LC_ALL="$loc" $as ps "$@"
-		# shellcheck disable=SC2086
-		run_ps "$tmp/td" "$field" env LC_ALL="$loc" $as "$td" ps \
-			--backend="$backend" "$@"
-		# shellcheck disable=SC2086
-		run_ps "$tmp/ps2" "$field" env LC_ALL="$loc" $as ps "$@"
+		for s in ps1 ps2 td ps3 ps4; do
+			if [ $s = td ]; then
+				# shellcheck disable=SC2086
+				run_ps "$tmp/td" "$field" env LC_ALL="$loc" $as \
+					"$td" ps --backend="$backend" "$@"
+			else
+				# shellcheck disable=SC2086
+				run_ps "$tmp/$s" "$field" env LC_ALL="$loc" $as \
+					ps "$@"
+			fi
+		done
 		[ "$(cat "$tmp/td.rc")" = 0 ] || continue
-		if cmp -s "$tmp/ps1.cut" "$tmp/td.cut" ||
-		   cmp -s "$tmp/ps2.cut" "$tmp/td.cut"; then
+		if cmp -s "$tmp/ps2.cut" "$tmp/td.cut" ||
+		   cmp -s "$tmp/ps3.cut" "$tmp/td.cut"; then
 			result 0 "ps $* ($user, $loc, $backend): $(wc -l <"$tmp/td.cut") lines, the same (try $try)"
 			return
 		fi
-		if awk -f "$here/ps-same.awk" "$tmp/ps1.cut" "$tmp/ps2.cut" \
-			"$tmp/td.cut" >"$tmp/same"; then
-			result 0 "ps $* ($user, $loc, $backend): $(cut -d ' ' -f 1 "$tmp/same") lines, $(cut -d ' ' -f 2 "$tmp/same") the same, the others as ps' before or after (try $try)"
+		if awk -f "$here/ps-same.awk" "$tmp/ps2.cut" "$tmp/ps1.cut" \
+			"$tmp/ps3.cut" "$tmp/ps4.cut" "$tmp/td.cut" \
+			>"$tmp/same"; then
+			read -r lines same workers <"$tmp/same"
+			result 0 "ps $* ($user, $loc, $backend): $lines lines, $same the same, the others as a ps around it ($workers workers but for their last work) (try $try)"
 			return
 		fi
 	done
 	{
 		echo "exit status $(cat "$tmp/td.rc")"
-		diff "$tmp/ps1.cut" "$tmp/td.cut" | cut -c 1-300
+		diff "$tmp/ps2.cut" "$tmp/td.cut" | cut -c 1-300
 	} >"$tmp/diff"
 	not_ok "ps $* ($user, $loc, $backend): the same lines" "$tmp/diff"
 }
