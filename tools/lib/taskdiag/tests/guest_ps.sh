@@ -58,9 +58,11 @@ chmod 755 "$tmp"
 cp "$build/taskdiag" "$tmp/taskdiag" && chmod 755 "$tmp/taskdiag" || exit 1
 td=$tmp/taskdiag
 
-# spawn CMD...: in the background, its pid kept for the cleanup
+# spawn CMD...: in the background, its pid kept for the cleanup; its
+# output not the TAP pipe, which a child it leaves behind (the sleep of
+# sh -c) would hold open after the tests
 spawn() {
-	"$@" &
+	"$@" >/dev/null 2>&1 &
 	pids="$pids $!"
 }
 
