@@ -36,25 +36,7 @@ ok() {
 	result 0 "$1"
 }
 
-# not_ok DESCRIPTION [FILE]: and the start of FILE
-not_ok() {
-	result 1 "$1"
-	[ -n "$2" ] && [ -f "$2" ] && head -n 30 "$2" | sed 's/^/# /'
-}
-
-if [ ! -e /proc/task-diag ]; then
-	echo "1..0 # SKIP no /proc/task-diag: not the task_diag kernel"
-	exit 0
-fi
-if [ "$(id -u)" != 0 ]; then
-	echo "not ok 1 - run as root (to run taskdiag as nobody too)"
-	echo "1..1"
-	exit 1
-fi
-# nobody may not run what is under root's home: a copy of its own
-chmod 755 "$tmp"
-cp "$build/taskdiag" "$tmp/taskdiag" && chmod 755 "$tmp/taskdiag" || exit 1
-cmd=$tmp/taskdiag
+guest_taskdiag "$build" "$tmp" "to run taskdiag as nobody too"
 
 if ! start_victim "$build/td-victim" "$tmp" --threads 2 --children 2; then
 	not_ok "td-victim started"
@@ -98,7 +80,7 @@ summary() {
 run() {
 	user=$1 root=$2 backend=$3
 	shift 3
-	as "$user" "$cmd" "$@" --cred --stat --statm --maps --json \
+	as "$user" "$td" "$@" --cred --stat --statm --maps --json \
 		--proc "$root" --backend="$backend" \
 		>"$tmp/$backend.json" 2>"$tmp/$backend.err"
 	echo $? >"$tmp/$backend.rc"

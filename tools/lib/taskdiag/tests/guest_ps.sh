@@ -38,25 +38,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# not_ok DESCRIPTION [FILE]: and the start of FILE
-not_ok() {
-	result 1 "$1"
-	[ -n "$2" ] && [ -f "$2" ] && head -c 3000 "$2" | sed 's/^/# /'
-}
-
-if [ ! -e /proc/task-diag ]; then
-	echo "1..0 # SKIP no /proc/task-diag: not the task_diag kernel"
-	exit 0
-fi
-if [ "$(id -u)" != 0 ]; then
-	echo "not ok 1 - run as root (to start niced tasks and add a user)"
-	echo "1..1"
-	exit 1
-fi
-# nobody may not run what is under root's home: a copy of its own
-chmod 755 "$tmp"
-cp "$build/taskdiag" "$tmp/taskdiag" && chmod 755 "$tmp/taskdiag" || exit 1
-td=$tmp/taskdiag
+guest_taskdiag "$build" "$tmp" "to start niced tasks and add a user"
 
 # spawn CMD...: in the background, its pid kept for the cleanup; its
 # output not the TAP pipe, which a child it leaves behind (the sleep of
