@@ -77,6 +77,7 @@ int ps_sys_read(struct ps_sys *sys)
 	pid_max = ps_read_line("/proc/sys/kernel/pid_max", line, sizeof(line));
 	sys->pid_len = pid_max ? strlen(pid_max) : 5;
 	sys->hertz = sysconf(_SC_CLK_TCK);
+	sys->page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	sys->utf8 = !strcasecmp(nl_langinfo(CODESET), "UTF-8") &&
 		    MB_CUR_MAX > 1;
 	sys->now = time(NULL);

@@ -12,7 +12,6 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "ps.h"
@@ -184,14 +183,14 @@ static char *ps_args(const char *cmdline, size_t len, const char *cmd,
 
 /* A task's line from what task_diag said of it */
 static int ps_task_fill(struct ps_task *t, const struct taskdiag_task *task,
-			bool utf8)
+			const struct ps_sys *sys)
 {
 	const struct task_diag_psinfo *ps = taskdiag_task__psinfo(task, NULL);
 	const struct task_diag_base *b = taskdiag_task__base(task, NULL);
 	const struct task_diag_creds *c = taskdiag_task__creds(task, NULL);
 	const struct task_diag_stat *st = taskdiag_task__stat(task, NULL);
 	const struct task_diag_statm *m = taskdiag_task__statm(task, NULL);
-	unsigned long long page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	unsigned long long page_kb = sys->page_kb;
 	const char *cmdline;
 	size_t len;
 
@@ -219,12 +218,12 @@ static int ps_task_fill(struct ps_task *t, const struct taskdiag_task *task,
 	t->cmd = strndup(ps->name, sizeof(ps->name) - 1);
 	if (!t->cmd)
 		return -ENOMEM;
-	ps_escape_lib(t->cmd, utf8);
+	ps_escape_lib(t->cmd, sys->utf8);
 	cmdline = taskdiag_task__cmdline(task, &len);
 	t->args = ps_args(cmdline, cmdline ? len : 0, t->cmd, t->state);
 	if (!t->args)
 		return -ENOMEM;
-	ps_escape_lib(t->args, utf8);
+	ps_escape_lib(t->args, sys->utf8);
 	if (!t->args[0])
 		strcpy(t->args, "?");
 	return 0;
@@ -328,7 +327,7 @@ static const struct ps_cpu *ps_cpu_find(const struct ps_cpu *cpu, size_t nr,
 
 /* Every task the form lists, as ps reads them all before printing */
 static int ps_read(struct taskdiag *td, const struct ps_opts *o,
-		   struct ps_list *l, bool utf8)
+		   struct ps_list *l, const struct ps_sys *sys)
 {
 	struct ps_cpu *cpu = NULL;
 	const struct ps_cpu *pc;
@@ -348,7 +347,7 @@ static int ps_read(struct taskdiag *td, const struct ps_opts *o,
 		if (taskdiag_task__exited(task))
 			continue;	/* gone while described, as from /proc */
 		t = ps_list_add(l);
-		ret = t ? ps_task_fill(t, task, utf8) : -ENOMEM;
+		ret = t ? ps_task_fill(t, task, sys) : -ENOMEM;
 		if (t && ret) {
 			free(t->cmd);
 			l->nr--;
@@ -398,7 +397,7 @@ static int ps_collect(const struct ps_opts *o, struct ps_list *l,
 				taskdiag__errmsg(NULL));
 			return ret;
 		}
-		ret = ps_read(td, o, l, sys->utf8);
+		ret = ps_read(td, o, l, sys);
 		if (ret == -EINVAL && backend == TASKDIAG_BACKEND_AUTO &&
 		    taskdiag__backend(td) == TASKDIAG_BACKEND_KERNEL) {
 			fprintf(stderr, "taskdiag ps: /proc/task-diag has no ps groups, reading /proc\n");

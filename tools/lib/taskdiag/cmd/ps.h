@@ -45,6 +45,7 @@ struct ps_task {
 struct ps_sys {
 	int		pid_len;	/* characters of kernel.pid_max */
 	long		hertz;
+	unsigned long long page_kb;	/* the size of a page */
 	time_t		now;
 	unsigned long long boot_tics;	/* uptime in ticks, before the walk */
 	unsigned long long btime;	/* boot time, seconds since the epoch */
