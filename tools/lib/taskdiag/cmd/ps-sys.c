@@ -221,12 +221,33 @@ static bool ps_guess_path(char *path, size_t size, unsigned int maj,
 	return ps_is_dev(path, maj, min);
 }
 
-/* The terminals seen so far */
-static struct {
-	__u32	dev;
-	char	name[PS_NAME_MAX + 1];
-} *ps_ttys;
-static size_t ps_nr_ttys;
+/* Names looked up once per key: terminals by device, users by uid */
+struct ps_names {
+	struct {
+		__u32	key;
+		char	name[PS_NAME_MAX + 1];
+	} *e;
+	size_t	nr;
+};
+
+/* The name of @key in @c, which @lookup writes the first time */
+static const char *ps_name_of(struct ps_names *c, __u32 key,
+			      void (*lookup)(__u32 key, char *name))
+{
+	void *n;
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		if (c->e[i].key == key)
+			return c->e[i].name;
+	n = realloc(c->e, (c->nr + 1) * sizeof(*c->e));
+	if (!n)
+		return "?";
+	c->e = n;
+	c->e[c->nr].key = key;
+	lookup(key, c->e[c->nr].name);
+	return c->e[c->nr++].name;
+}
 
 static void ps_tty_lookup(__u32 dev, char *name)
 {
@@ -263,29 +284,20 @@ static void ps_tty_lookup(__u32 dev, char *name)
  */
 const char *ps_tty_name(__u32 tty_nr)
 {
-	void *n;
-	size_t i;
+	static struct ps_names ttys;
 
-	if (!tty_nr)
-		return "?";
-	for (i = 0; i < ps_nr_ttys; i++)
-		if (ps_ttys[i].dev == tty_nr)
-			return ps_ttys[i].name;
-	n = realloc(ps_ttys, (ps_nr_ttys + 1) * sizeof(*ps_ttys));
-	if (!n)
-		return "?";
-	ps_ttys = n;
-	ps_ttys[ps_nr_ttys].dev = tty_nr;
-	ps_tty_lookup(tty_nr, ps_ttys[ps_nr_ttys].name);
-	return ps_ttys[ps_nr_ttys++].name;
+	return tty_nr ? ps_name_of(&ttys, tty_nr, ps_tty_lookup) : "?";
 }
 
-/* The users seen so far */
-static struct {
-	__u32	uid;
-	char	name[PS_USER_MAX + 1];
-} *ps_users;
-static size_t ps_nr_users;
+static void ps_user_lookup(__u32 uid, char *name)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw && strlen(pw->pw_name) < PS_USER_MAX)
+		strcpy(name, pw->pw_name);
+	else
+		sprintf(name, "%u", uid);
+}
 
 /**
  * ps_user_name() - the name ps gives a user
@@ -296,23 +308,7 @@ static size_t ps_nr_users;
  */
 const char *ps_user_name(__u32 uid)
 {
-	struct passwd *pw;
-	void *n;
-	size_t i;
+	static struct ps_names users;
 
-	for (i = 0; i < ps_nr_users; i++)
-		if (ps_users[i].uid == uid)
-			return ps_users[i].name;
-	n = realloc(ps_users, (ps_nr_users + 1) * sizeof(*ps_users));
-	if (!n)
-		return "?";
-	ps_users = n;
-	ps_users[ps_nr_users].uid = uid;
-	pw = getpwuid(uid);
-	if (pw && strlen(pw->pw_name) < PS_USER_MAX)
-		strcpy(ps_users[ps_nr_users].name, pw->pw_name);
-	else
-		snprintf(ps_users[ps_nr_users].name, PS_USER_MAX + 1, "%u",
-			 uid);
-	return ps_users[ps_nr_users++].name;
+	return ps_name_of(&users, uid, ps_user_lookup);
 }
