@@ -46,6 +46,7 @@ char state_letter(__u8 state);
 const char *caps_hex(const struct task_diag_caps *caps, char *buf);
 
 /* escape.c */
+size_t utf8_lead_len(unsigned char c);
 size_t utf8_len(const unsigned char *s);
 const char *escape_ps(const char *s, char *buf, size_t size);
 

@@ -8,6 +8,25 @@
 #include "cmd.h"
 
 /**
+ * utf8_lead_len() - the length of the UTF-8 sequence a lead byte starts
+ * @c: the byte
+ *
+ * Return: 1 to 4, or 0 if @c may not start one.
+ */
+size_t utf8_lead_len(unsigned char c)
+{
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return 2;
+	if (c >= 0xe0 && c <= 0xef)
+		return 3;
+	if (c >= 0xf0 && c <= 0xf4)
+		return 4;
+	return 0;
+}
+
+/**
  * utf8_len() - the length of the valid UTF-8 character at @s
  * @s: a NUL-terminated string
  *
@@ -19,18 +38,10 @@
 size_t utf8_len(const unsigned char *s)
 {
 	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n, i;
+	size_t n = utf8_lead_len(s[0]), i;
 
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
+	if (n <= 1)
+		return n;
 	/* the second byte's range */
 	if (s[0] == 0xe0)
 		lo = 0xa0;

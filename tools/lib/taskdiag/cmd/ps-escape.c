@@ -11,6 +11,7 @@
 #include <wchar.h>
 #include <wctype.h>
 
+#include "cmd.h"
 #include "ps.h"
 
 /* A byte outside UTF-8: '.' for a control character, '?' above 0x7f */
@@ -19,20 +20,6 @@ static char ps_byte(unsigned char c)
 	if (c < 0x20 || c == 0x7f)
 		return '.';
 	return c >= 0x80 ? '?' : c;
-}
-
-/* The length of the UTF-8 sequence a lead byte starts, 0 if none */
-static size_t ps_lead_len(unsigned char c)
-{
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return 2;
-	if (c >= 0xe0 && c <= 0xef)
-		return 3;
-	if (c >= 0xf0 && c <= 0xf4)
-		return 4;
-	return 0;
 }
 
 /**
@@ -50,7 +37,7 @@ void ps_escape_lib(char *s, bool utf8)
 	size_t n = strlen(s), i = 0, k;
 
 	while (i < n) {
-		k = utf8 ? ps_lead_len(p[i]) : 0;
+		k = utf8 ? utf8_lead_len(p[i]) : 0;
 		if (!k || i + k > n) {
 			for (; i < n; i++)
 				p[i] = ps_byte(p[i]);
