@@ -48,28 +48,30 @@ spawn() {
 	pids="$pids $!"
 }
 
-# The tasks ps has to show
+# The tasks ps has to show, alive until the cleanup however slow the
+# kernel (the debug one takes over 1000 s for these tests)
+forever=1000000
 bad=$(printf 'bad\377utf\tq')
 nl=$(printf 'new\nline')
 long=$(head -c 100000 /dev/zero | tr '\0' a)
-spawn sh -c 'sleep 1000; :' td-args 'two words' '' "$nl" "$bad" ''
-spawn sh -c 'sleep 1000; :' td-long "$long" "$long"
-spawn nice -n 5 sleep 1000
-spawn nice -n -5 sleep 1000
-spawn perl -e 'syscall(151, 3); sleep 1000'	# mlockall(): 'L'
-spawn sh -c '(exit 0) & exec sleep 1000'	# its child stays a zombie
-spawn script -qfc 'sleep 1000' /dev/null	# a pty session, foreground
+spawn sh -c "sleep $forever; :" td-args 'two words' '' "$nl" "$bad" ''
+spawn sh -c "sleep $forever; :" td-long "$long" "$long"
+spawn nice -n 5 sleep $forever
+spawn nice -n -5 sleep $forever
+spawn perl -e "syscall(151, 3); sleep $forever"	# mlockall(): 'L'
+spawn sh -c "(exit 0) & exec sleep $forever"	# its child stays a zombie
+spawn script -qfc "sleep $forever" /dev/null	# a pty session, foreground
 spawn "$build/td-victim" --threads 3 --ready "$tmp/ready"
 if grep -q "^$LONG_USER:" /etc/passwd ||
    echo "$LONG_USER:x:$LONG_UID:$LONG_UID::/:/bin/sh" >>/etc/passwd; then
 	spawn setpriv --reuid=$LONG_UID --regid=$LONG_UID --clear-groups \
-		sleep 1000
+		sleep $forever
 fi
 # a pid of 4 digits or more, for when pid_max has 3 (below)
 while /bin/true & p=$! && wait $p && [ $p -lt 1000 ]; do
 	:
 done
-spawn sleep 1000
+spawn sleep $forever
 wide=$!
 pid_max=$(cat /proc/sys/kernel/pid_max)
 wait_ready "$tmp/ready"
