@@ -129,9 +129,26 @@ static bool query_next(int fd, __u64 addr, bool mmap_data, struct procmap_query 
 	return false;
 }
 
-static int send_gate_area(const struct perf_tool *tool, union perf_event *event,
-			  pid_t pid, pid_t tgid, perf_event__handler_t process,
-			  struct machine *machine, bool mmap_data)
+/**
+ * perf_event__synthesize_gate_area - the MMAP2 event of the gate area
+ * @tool: passed to @process
+ * @event: room for one MMAP2 event and the machine's sample id
+ * @pid: the thread group leader whose maps file lists it last
+ * @tgid: its process
+ * @process: sends the event
+ * @machine: whose id_hdr_size the event has room for
+ * @mmap_data: as for perf_event__synthesize_mmap2_entry()
+ *
+ * For the sources of a process's mappings that see its VMAs only: the
+ * gate area ([vsyscall] on x86_64) that its maps file lists after them,
+ * taken from perf's own, for a caller that knows the process has one.
+ *
+ * Return: 0 when sent or there is none, -1 when @process failed.
+ */
+int perf_event__synthesize_gate_area(const struct perf_tool *tool,
+				     union perf_event *event, pid_t pid,
+				     pid_t tgid, perf_event__handler_t process,
+				     struct machine *machine, bool mmap_data)
 {
 	pthread_once(&gate.once, gate__read);
 	if (!gate.present)
@@ -196,6 +213,7 @@ int perf_event__synthesize_mmap_events_query(const struct perf_tool *tool,
 	if (err == -ENOTTY && first)
 		return -ENOTTY;
 	if (!err && !truncation && addr > 1ULL << 32)
-		err = send_gate_area(tool, event, pid, tgid, process, machine, mmap_data);
+		err = perf_event__synthesize_gate_area(tool, event, pid, tgid, process,
+						       machine, mmap_data);
 	return err ? -1 : 0;
 }

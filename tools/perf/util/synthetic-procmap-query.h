@@ -20,5 +20,9 @@ int perf_event__synthesize_mmap_events_query(const struct perf_tool *tool,
 					     perf_event__handler_t process,
 					     struct machine *machine,
 					     bool mmap_data);
+int perf_event__synthesize_gate_area(const struct perf_tool *tool,
+				     union perf_event *event, pid_t pid,
+				     pid_t tgid, perf_event__handler_t process,
+				     struct machine *machine, bool mmap_data);
 
 #endif /* __PERF_SYNTHETIC_PROCMAP_QUERY_H */
