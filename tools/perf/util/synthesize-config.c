@@ -7,6 +7,7 @@
  *		task-diag-buffer = 262144	# read buffer of /proc/task-diag
  *		task-diag-read-ahead = false	# no second thread reading ahead
  *		procmap-query = true		# the /proc walk's maps by ioctl
+ *		bpf-iter = true			# BPF iterators, not /proc
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,17 +15,23 @@
 
 #include "config.h"
 #include "debug.h"
+#include "synthetic-bpf-iter.h"
 #include "synthetic-procmap-query.h"
 #include "synthetic-taskdiag.h"
 
 bool perf_synthesize_taskdiag = true;
 unsigned long perf_synthesize_taskdiag_buf = 256 * 1024;
 bool perf_synthesize_taskdiag_read_ahead = true;
+bool perf_synthesize_bpf_iter;
 
 int perf_synthesize_config(const char *var, const char *value)
 {
 	if (!strcmp(var, "synthesize.task-diag")) {
 		perf_synthesize_taskdiag = perf_config_bool(var, value);
+		return 0;
+	}
+	if (!strcmp(var, "synthesize.bpf-iter")) {
+		perf_synthesize_bpf_iter = perf_config_bool(var, value);
 		return 0;
 	}
 	if (!strcmp(var, "synthesize.procmap-query")) {
