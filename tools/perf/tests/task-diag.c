@@ -6,7 +6,8 @@
  * /proc/task-diag are those of the /proc walk, byte for byte; and when
  * task_diag fails midway, the /proc walk completes what it sent.  So are
  * those of the /proc walk with its maps from PROCMAP_QUERY, task_diag's
- * peer in perf bench taskdiag.
+ * peer in perf bench taskdiag, and so are those of the BPF task and
+ * task_vma iterators.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,7 @@
 #include "event.h"
 #include "machine.h"
 #include "symbol.h"
+#include "synthetic-bpf-iter.h"
 #include "synthetic-events.h"
 #include "synthetic-procmap-query.h"
 #include "synthetic-taskdiag.h"
@@ -775,6 +777,174 @@ static int test__procmap_query_buildid_mmap(struct test_suite *test __maybe_unus
 	return ret;
 }
 
+/* Synthesize all tasks from the BPF iterators, whatever perf config says */
+static int synthesize_bpf_iter(struct td_capture *cap, bool needs_mmap, bool mmap_data)
+{
+	struct machine *machine = td_machine__new();
+	bool saved = perf_synthesize_bpf_iter;
+	int err;
+
+	if (!machine)
+		return -ENOMEM;
+	perf_synthesize_bpf_iter = true;
+	err = perf_event__synthesize_threads_bpf_iter(&cap->tool, capture_event, machine,
+						      needs_mmap, mmap_data);
+	perf_synthesize_bpf_iter = saved;
+	machine__delete(machine);
+	return err;
+}
+
+/*
+ * The BPF iterators send the events the /proc walk sends, [vsyscall]
+ * included; skip, saying why, where they cannot be loaded
+ */
+static int compare_bpf_iter(bool needs_mmap, bool mmap_data, size_t min_mmaps)
+{
+	struct td_capture bpf, proc;
+	struct td_tasks t = {};
+	int ret = TEST_FAIL;
+	char why[128];
+
+	if (!perf_bpf_iter__usable(why, sizeof(why))) {
+		pr_debug("%s\n", why);
+		return TEST_SKIP;
+	}
+	if (tasks__start(&t))
+		goto out;
+	capture__init(&bpf, &t, false);
+	capture__init(&proc, &t, false);
+	if (synthesize_bpf_iter(&bpf, needs_mmap, mmap_data) ||
+	    synthesize(&proc, false, needs_mmap, mmap_data))
+		goto out_free;
+
+	ret = compare_captures(&bpf, &proc);
+	/* 3 threads of the parent, its child, the exec'd one, kthreadd */
+	if (count_type(&bpf, PERF_RECORD_FORK) != 6 ||
+	    count_type(&bpf, PERF_RECORD_COMM) != 6) {
+		pr_debug("expected FORK and COMM of 6 tasks\n");
+		ret = TEST_FAIL;
+	}
+	if (count_comm(&bpf, "td-thread-0") != 1 || count_comm(&bpf, "td-thread-1") != 1) {
+		pr_debug("expected the COMM of each named thread\n");
+		ret = TEST_FAIL;
+	}
+	if (needs_mmap ? count_type(&bpf, PERF_RECORD_MMAP2) < min_mmaps :
+			 count_type(&bpf, PERF_RECORD_MMAP2) != 0) {
+		pr_debug("%zu MMAP2 events, expected %s%zu\n",
+			 count_type(&bpf, PERF_RECORD_MMAP2),
+			 needs_mmap ? "at least " : "", min_mmaps);
+		ret = TEST_FAIL;
+	}
+	if (symbol_conf.buildid_mmap2 && !count_build_ids(&bpf)) {
+		pr_debug("no MMAP2 event with a build-id\n");
+		ret = TEST_FAIL;
+	}
+	if (count_named(&proc, PERF_RECORD_MMAP2, "[vsyscall]") !=
+	    count_named(&bpf, PERF_RECORD_MMAP2, "[vsyscall]")) {
+		pr_debug("[vsyscall] not sent alike\n");
+		ret = TEST_FAIL;
+	}
+out_free:
+	capture__exit(&bpf);
+	capture__exit(&proc);
+out:
+	tasks__stop(&t);
+	return ret;
+}
+
+static int test__bpf_iter_same_events(struct test_suite *test __maybe_unused,
+				      int subtest __maybe_unused)
+{
+	return compare_bpf_iter(true, false, 3);
+}
+
+static int test__bpf_iter_data_mmaps(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	/* memfd, shared and private anonymous, heap, stack... */
+	return compare_bpf_iter(true, true, 8);
+}
+
+static int test__bpf_iter_no_mmaps(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	return compare_bpf_iter(false, false, 0);
+}
+
+static int test__bpf_iter_buildid_mmap(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	int ret;
+
+	symbol_conf.buildid_mmap2 = true;
+	ret = compare_bpf_iter(true, false, 3);
+	symbol_conf.buildid_mmap2 = false;
+	return ret;
+}
+
+/*
+ * Without the privilege to load BPF programs, synthesize.bpf-iter leaves
+ * the synthesis to the /proc walk: the same events, none missing
+ */
+static int __noreturn bpf_iter_unprivileged_child(void)
+{
+	struct td_capture on, off;
+	struct td_tasks t = {};
+	char why[128];
+	int ret = TEST_FAIL;
+
+	if (setgid(65534) || setuid(65534))
+		_exit(TEST_SKIP & 0xff);
+	if (perf_bpf_iter__usable(why, sizeof(why))) {
+		pr_debug("the BPF iterators load for user 65534\n");
+		_exit(TEST_FAIL & 0xff);
+	}
+	if (tasks__start(&t))
+		goto out;
+	capture__init(&on, &t, false);
+	capture__init(&off, &t, false);
+	perf_synthesize_bpf_iter = true;
+	if (synthesize(&on, false, true, false))
+		goto out_free;
+	perf_synthesize_bpf_iter = false;
+	if (synthesize(&off, false, true, false))
+		goto out_free;
+	ret = compare_captures(&on, &off);
+	if (count_type(&on, PERF_RECORD_COMM) != 6) {
+		pr_debug("expected COMM of 6 tasks\n");
+		ret = TEST_FAIL;
+	}
+out_free:
+	capture__exit(&on);
+	capture__exit(&off);
+out:
+	tasks__stop(&t);
+	_exit(ret & 0xff);
+}
+
+static int test__bpf_iter_unprivileged(struct test_suite *test __maybe_unused,
+				       int subtest __maybe_unused)
+{
+	char why[128];
+	int status;
+	pid_t pid;
+
+	if (!perf_bpf_iter__usable(why, sizeof(why))) {
+		pr_debug("%s\n", why);
+		return TEST_SKIP;
+	}
+	if (geteuid())
+		return TEST_SKIP;
+	pid = fork();
+	if (pid < 0)
+		return TEST_FAIL;
+	if (pid == 0)
+		bpf_iter_unprivileged_child();
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return TEST_FAIL;
+	return (signed char)WEXITSTATUS(status);
+}
+
 /* Copy @from to @to: 0 or -1 */
 static int copy_file(const char *from, const char *to)
 {
@@ -1358,6 +1528,16 @@ static struct test_case tests__task_diag[] = {
 			 procmap_query_data_mmaps, "no PROCMAP_QUERY (Linux < 6.11)"),
 	TEST_CASE_REASON("PROCMAP_QUERY: same MMAP2 build-ids (--buildid-mmap)",
 			 procmap_query_buildid_mmap, "no PROCMAP_QUERY (Linux < 6.11)"),
+	TEST_CASE_REASON("BPF task and task_vma iterators and /proc: the same events",
+			 bpf_iter_same_events, "the BPF iterators cannot be loaded (-v says why)"),
+	TEST_CASE_REASON("BPF iterators: same data mmaps (record -d)",
+			 bpf_iter_data_mmaps, "the BPF iterators cannot be loaded (-v says why)"),
+	TEST_CASE_REASON("BPF iterators: no MMAP2 when mmaps are not needed",
+			 bpf_iter_no_mmaps, "the BPF iterators cannot be loaded (-v says why)"),
+	TEST_CASE_REASON("BPF iterators: same MMAP2 build-ids (--buildid-mmap)",
+			 bpf_iter_buildid_mmap, "the BPF iterators cannot be loaded (-v says why)"),
+	TEST_CASE_REASON("BPF iterators: an unprivileged perf synthesizes from /proc",
+			 bpf_iter_unprivileged, "the BPF iterators cannot be loaded, or not root"),
 	{ .name = NULL, }
 };
 #else /* !HAVE_TASKDIAG_SUPPORT */
