@@ -3,7 +3,9 @@
  * perf bench taskdiag: fork processes with threads, then time the synthesis
  * of the events of every task of the system, as at the start of
  * 'perf record -a', from /proc with one and with several threads, the same
- * with the maps from PROCMAP_QUERY, and from /proc/task-diag, side by side.
+ * with the maps from PROCMAP_QUERY, from /proc/task-diag, and from the BPF
+ * task and task_vma iterators, side by side; task_diag and the BPF
+ * iterators only where they work, saying why not otherwise.
  *
  * A first, untimed run of each method checks that all of them send the same
  * events: the events of each task, in their order, and the same tasks.  The
@@ -27,6 +29,7 @@
 #include "../util/debug.h"
 #include "../util/session.h"
 #include "../util/stat.h"
+#include "../util/synthetic-bpf-iter.h"
 #include "../util/synthetic-events.h"
 #include "../util/synthetic-procmap-query.h"
 #include "../util/synthetic-taskdiag.h"
@@ -79,6 +82,7 @@ struct synth_method {
 	const char		*key;		/* the name in the simple format */
 	unsigned int		nr_threads;	/* of the /proc walk; 0: task_diag */
 	bool			query;		/* maps from PROCMAP_QUERY */
+	bool			bpf_iter;	/* from the BPF iterators */
 	struct stats		time;		/* usec */
 	struct stats		events;
 	struct task_digest	*tasks;		/* sorted by tid */
@@ -289,7 +293,7 @@ static int fork_children(pid_t *pids)
 static int synth_once(struct synth_method *m, bool digest)
 {
 	struct target target = { .cpu_list = "0" };
-	bool saved = perf_synthesize_taskdiag;
+	bool saved = perf_synthesize_taskdiag, saved_bpf = perf_synthesize_bpf_iter;
 	struct perf_session *session;
 	struct timeval start, end, diff;
 	pid_t resume_tgid = 0;
@@ -299,7 +303,8 @@ static int synth_once(struct synth_method *m, bool digest)
 	if (IS_ERR(session))
 		return PTR_ERR(session);
 
-	perf_synthesize_taskdiag = !m->nr_threads;
+	perf_synthesize_taskdiag = !m->nr_threads && !m->bpf_iter;
+	perf_synthesize_bpf_iter = m->bpf_iter;
 	perf_synthesize_procmap_query = m->query;
 	if (m->nr_threads > 1)
 		perf_set_multithreaded();
@@ -307,7 +312,11 @@ static int synth_once(struct synth_method *m, bool digest)
 	recorded.nr = 0;
 	recorded.on = digest;
 	gettimeofday(&start, NULL);
-	if (m->nr_threads)
+	if (m->bpf_iter)
+		err = perf_event__synthesize_threads_bpf_iter(NULL, count_event,
+							      &session->machines.host,
+							      true, data_mmap);
+	else if (m->nr_threads)
 		err = __machine__synthesize_threads(&session->machines.host, NULL,
 						    &target, NULL, count_event,
 						    true, data_mmap, m->nr_threads);
@@ -321,6 +330,7 @@ static int synth_once(struct synth_method *m, bool digest)
 	perf_set_singlethreaded();
 	perf_synthesize_procmap_query = false;
 	perf_synthesize_taskdiag = saved;
+	perf_synthesize_bpf_iter = saved_bpf;
 	perf_session__delete(session);
 	if (err)
 		goto out_err;
@@ -477,27 +487,52 @@ static int time_methods(struct synth_method *methods, size_t nr)
 	return 0;
 }
 
+/* Say why @name is not measured */
+static void not_measured(const char *name, const char *why)
+{
+	if (bench_format == BENCH_FORMAT_DEFAULT)
+		printf("# %s not measured: %s\n", name, why);
+	else
+		pr_debug("%s not measured: %s\n", name, why);
+}
+
 static int run_methods(void)
 {
-	struct synth_method methods[] = {
+	struct synth_method methods[6] = {
 		{ .name = "/proc, 1 thread", .key = "proc-1", .nr_threads = 1 },
-		{ .name = "task_diag", .key = "taskdiag", .nr_threads = 0 },
-		{ .name = "PROCMAP_QUERY, 1 thread", .key = "query-1", .nr_threads = 1,
-		  .query = true },
-		{ .nr_threads = proc_threads },
-		{ .nr_threads = proc_threads, .query = true },
 	};
-	size_t i, nr = ARRAY_SIZE(methods) - (proc_threads < 2 ? 2 : 0);
-	char name[2][32], key[2][32];
+	char name[2][48], key[2][32], why[128];
+	struct synth_method *ref = NULL;
+	size_t i, nr = 1;
 	int err;
 
-	for (i = 0; i < 2; i++) {
+	if (!access("/proc/task-diag", R_OK | W_OK)) {
+		methods[nr++] = (struct synth_method){
+			.name = "task_diag", .key = "taskdiag", .nr_threads = 0 };
+	} else {
+		not_measured("task_diag", "no /proc/task-diag");
+	}
+	methods[nr++] = (struct synth_method){
+		.name = "PROCMAP_QUERY, 1 thread", .key = "query-1", .nr_threads = 1,
+		.query = true };
+	if (perf_bpf_iter__usable(why, sizeof(why))) {
+		methods[nr++] = (struct synth_method){
+			.name = "BPF iterators", .key = "bpf-iter", .bpf_iter = true };
+	} else {
+		not_measured("BPF iterators", why);
+	}
+	for (i = 0; i < 2 && proc_threads >= 2; i++) {
 		snprintf(name[i], sizeof(name[i]), "%s, %u threads",
 			 i ? "PROCMAP_QUERY" : "/proc", proc_threads);
 		snprintf(key[i], sizeof(key[i]), "%s-%u", i ? "query" : "proc", proc_threads);
-		methods[3 + i].name = name[i];
-		methods[3 + i].key = key[i];
+		methods[nr++] = (struct synth_method){
+			.name = name[i], .key = key[i], .nr_threads = proc_threads,
+			.query = i };
 	}
+	/* the ratios are against task_diag, else the BPF iterators */
+	for (i = 0; i < nr; i++)
+		if (!methods[i].nr_threads && (!ref || ref->bpf_iter))
+			ref = &methods[i];
 
 	err = check_same_events(methods, nr);
 	if (!err)
@@ -510,11 +545,11 @@ static int run_methods(void)
 	free(recorded.ev);
 	recorded.ev = NULL;
 	recorded.alloc = 0;
-	if (err)
+	if (err || !ref)
 		return err;
 	for (i = 0; i < nr; i++)
-		if (i != 1)
-			print_ratio(&methods[i], &methods[1]);
+		if (&methods[i] != ref)
+			print_ratio(&methods[i], ref);
 	return 0;
 }
 
