@@ -32,6 +32,11 @@ int perf_synthesize_config(const char *var, const char *value)
 	}
 	if (!strcmp(var, "synthesize.bpf-iter")) {
 		perf_synthesize_bpf_iter = perf_config_bool(var, value);
+#ifndef HAVE_BPF_SKEL
+		if (perf_synthesize_bpf_iter)
+			pr_debug("%s: perf was built without BPF skeletons, synthesizing from /proc\n",
+				 var);
+#endif
 		return 0;
 	}
 	if (!strcmp(var, "synthesize.procmap-query")) {
