@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -83,6 +84,23 @@ static bool bi__init_pid_ns(void)
 	return !stat("/proc/self/ns/pid", &st) && st.st_ino == BI_PID_INIT_INO;
 }
 
+/*
+ * FMODE_BACKING of the running kernel: the f_mode bit of the files of
+ * overlayfs mappings, whose paths /proc/PID/maps prints as the overlay's
+ * since Linux 6.8, 1 << 25 until 6.12 moved it; 0 before 6.8
+ */
+static unsigned int bi__fmode_backing(void)
+{
+	unsigned int major = 0, minor = 0;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return 0;
+	if (major < 6 || (major == 6 && minor < 8))
+		return 0;
+	return major == 6 && minor < 12 ? 1U << 25 : 1U << 24;
+}
+
 /* Open and load the iterators, with the task_vma one when @vma_prog */
 static struct synthesize_iter_bpf *bi__open_load(bool mmap_data,
 						 struct bpf_program *(*vma_prog)
@@ -96,6 +114,7 @@ static struct synthesize_iter_bpf *bi__open_load(bool mmap_data,
 		return NULL;
 	}
 	skel->bss->exec_only = !mmap_data;
+	skel->bss->fmode_backing = bi__fmode_backing();
 	bpf_program__set_autoload(skel->progs.synth_vma, false);
 	bpf_program__set_autoload(skel->progs.synth_vma_walk, false);
 	if (vma_prog)

@@ -17,6 +17,8 @@
 #define PF_WQ_WORKER	0x00000020
 #define PF_KTHREAD	0x00200000
 #define ANON_INODE_FS_MAGIC	0x09041934
+#define TMPFS_MAGIC		0x01021994
+#define HUGETLBFS_MAGIC		0x958458f6
 
 /*
  * The kernel's types, with just the fields read here; the suffix keeps
@@ -110,6 +112,7 @@ struct fs_struct___si {
 } __attribute__((preserve_access_index));
 
 struct file___si {
+	unsigned int		f_mode;
 	struct path___si	f_path;
 	struct inode___si	*f_inode;
 } __attribute__((preserve_access_index));
@@ -174,6 +177,12 @@ struct {
 
 /* Set before loading: only the executable mappings (no record -d) */
 bool exec_only;
+/*
+ * Set before loading: FMODE_BACKING, the f_mode of the files overlayfs
+ * maps, whose paths /proc prints from the file of the overlay instead
+ * (Linux 6.8); 0 before
+ */
+unsigned int fmode_backing;
 
 /*
  * What /proc shows after the comm of a workqueue worker of a pool: '+'
@@ -328,12 +337,21 @@ static long walk_path(struct file___si *file, struct synth_iter_vma_buf *b)
 		.root_mnt	= BPF_CORE_READ(current, fs, root.mnt),
 	};
 
-	/* names a file system makes up: only anon_inode's are known here */
+	/*
+	 * Names a file system makes up: anon_inode's, and simple_dname()'s
+	 * of the files of shmem and hugetlbfs that no mount shows (memfd,
+	 * shared anonymous memory); not the others'
+	 */
 	if (BPF_CORE_READ(dentry, d_op, d_dname) &&
 	    (dentry != parent || dentry != BPF_CORE_READ(vfsmnt, mnt_root))) {
-		if (BPF_CORE_READ(dentry, d_sb, s_magic) != ANON_INODE_FS_MAGIC)
+		unsigned long magic = BPF_CORE_READ(dentry, d_sb, s_magic);
+
+		if (magic == ANON_INODE_FS_MAGIC)
+			b->vma.name_kind = SYNTH_ITER_NAME_ANON_INODE;
+		else if (magic == TMPFS_MAGIC || magic == HUGETLBFS_MAGIC)
+			b->vma.name_kind = SYNTH_ITER_NAME_PARTS_DELETED;
+		else
 			return -1;
-		b->vma.name_kind = SYNTH_ITER_NAME_ANON_INODE;
 		return bpf_probe_read_kernel_str(b->name, NAME_LEN,
 						 BPF_CORE_READ(dentry, d_name.name));
 	}
@@ -392,8 +410,11 @@ static __always_inline void write_vma(struct seq_file *seq,
 		b->vma.pgoff = vma->vm_pgoff;
 		b->vma.ino = inode->i_ino;
 		b->vma.dev = inode->i_sb->s_dev;
-		len = file_name(vma, file, b, walk);
-		if (len < 0 && walk) {
+		if (file->f_mode & fmode_backing)
+			len = -1;	/* from /proc: the path of the overlay */
+		else
+			len = file_name(vma, file, b, walk);
+		if (len < 0 && (walk || (file->f_mode & fmode_backing))) {
 			b->vma.name_kind = SYNTH_ITER_NAME_FROM_PROC;
 			len = 0;
 		}
