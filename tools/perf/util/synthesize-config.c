@@ -10,6 +10,7 @@
  *		bpf-iter = true			# BPF iterators, not /proc
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,11 +33,6 @@ int perf_synthesize_config(const char *var, const char *value)
 	}
 	if (!strcmp(var, "synthesize.bpf-iter")) {
 		perf_synthesize_bpf_iter = perf_config_bool(var, value);
-#ifndef HAVE_BPF_SKEL
-		if (perf_synthesize_bpf_iter)
-			pr_debug("%s: perf was built without BPF skeletons, synthesizing from /proc\n",
-				 var);
-#endif
 		return 0;
 	}
 	if (!strcmp(var, "synthesize.procmap-query")) {
@@ -59,3 +55,22 @@ int perf_synthesize_config(const char *var, const char *value)
 	}
 	return 0;
 }
+
+#ifndef HAVE_BPF_SKEL
+bool perf_bpf_iter__usable(char *why, size_t size)
+{
+	snprintf(why, size, "perf was built without BPF skeletons");
+	return false;
+}
+
+int perf_event__synthesize_threads_bpf_iter(const struct perf_tool *tool __maybe_unused,
+					    perf_event__handler_t process __maybe_unused,
+					    struct machine *machine __maybe_unused,
+					    bool needs_mmap __maybe_unused,
+					    bool mmap_data __maybe_unused)
+{
+	if (perf_synthesize_bpf_iter)
+		pr_debug("synthesize.bpf-iter: perf was built without BPF skeletons, synthesizing from /proc\n");
+	return -EOPNOTSUPP;
+}
+#endif
