@@ -138,6 +138,21 @@ static struct bpf_program *bi__task_vma_walk(struct synthesize_iter_bpf *skel)
 }
 
 /*
+ * Whether the verifier should refuse bpf_d_path() a VMA's file: 6.18's
+ * does, 6.12's takes it (as for its selftest bpf_iter_task_vma); a wrong
+ * guess costs a second load
+ */
+static bool bi__d_path_refused(void)
+{
+	unsigned int major = 0, minor = 0;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor > 12);
+}
+
+/*
  * Open and load the iterators, the task_vma one when the maps are needed:
  * with bpf_d_path(), or where the verifier refuses it a VMA's file (later
  * kernels), walking the paths itself; NULL with why not in @why
@@ -146,6 +161,7 @@ static struct synthesize_iter_bpf *bi__load(bool needs_mmap, bool mmap_data,
 					    char *why, size_t size)
 {
 	libbpf_print_fn_t was = libbpf_set_print(bi__libbpf_print);
+	struct bpf_program *(*first)(struct synthesize_iter_bpf *skel);
 	struct synthesize_iter_bpf *skel = NULL;
 	int err;
 
@@ -153,9 +169,12 @@ static struct synthesize_iter_bpf *bi__load(bool needs_mmap, bool mmap_data,
 		snprintf(why, size, "perf is not in the initial pid namespace");
 		goto out;
 	}
-	skel = bi__open_load(mmap_data, needs_mmap ? bi__task_vma : NULL, &err);
+	/* each load parses the kernel's BTF: try first what should load */
+	first = bi__d_path_refused() ? bi__task_vma_walk : bi__task_vma;
+	skel = bi__open_load(mmap_data, needs_mmap ? first : NULL, &err);
 	if (!skel && needs_mmap && err != -EPERM)
-		skel = bi__open_load(mmap_data, bi__task_vma_walk, &err);
+		skel = bi__open_load(mmap_data, first == bi__task_vma ? bi__task_vma_walk :
+					       bi__task_vma, &err);
 	if (!skel)
 		snprintf(why, size, "cannot load the BPF iterators: %s%s", strerror(-err),
 			 err == -EPERM ? " (no CAP_BPF and CAP_PERFMON)" : "");
