@@ -798,7 +798,8 @@ static int synthesize_bpf_iter(struct td_capture *cap, bool needs_mmap, bool mma
  * The BPF iterators send the events the /proc walk sends, [vsyscall]
  * included; skip, saying why, where they cannot be loaded
  */
-static int compare_bpf_iter(bool needs_mmap, bool mmap_data, size_t min_mmaps)
+static int compare_bpf_iter(bool needs_mmap, bool mmap_data, bool namespaces,
+			    size_t min_mmaps)
 {
 	struct td_capture bpf, proc;
 	struct td_tasks t = {};
@@ -811,8 +812,8 @@ static int compare_bpf_iter(bool needs_mmap, bool mmap_data, size_t min_mmaps)
 	}
 	if (tasks__start(&t))
 		goto out;
-	capture__init(&bpf, &t, false);
-	capture__init(&proc, &t, false);
+	capture__init(&bpf, &t, namespaces);
+	capture__init(&proc, &t, namespaces);
 	if (synthesize_bpf_iter(&bpf, needs_mmap, mmap_data) ||
 	    synthesize(&proc, false, needs_mmap, mmap_data))
 		goto out_free;
@@ -826,6 +827,10 @@ static int compare_bpf_iter(bool needs_mmap, bool mmap_data, size_t min_mmaps)
 	}
 	if (count_comm(&bpf, "td-thread-0") != 1 || count_comm(&bpf, "td-thread-1") != 1) {
 		pr_debug("expected the COMM of each named thread\n");
+		ret = TEST_FAIL;
+	}
+	if (!!count_type(&bpf, PERF_RECORD_NAMESPACES) != namespaces) {
+		pr_debug("NAMESPACES events only when asked for\n");
 		ret = TEST_FAIL;
 	}
 	if (needs_mmap ? count_type(&bpf, PERF_RECORD_MMAP2) < min_mmaps :
@@ -855,20 +860,26 @@ out:
 static int test__bpf_iter_same_events(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
 {
-	return compare_bpf_iter(true, false, 3);
+	return compare_bpf_iter(true, false, false, 3);
 }
 
 static int test__bpf_iter_data_mmaps(struct test_suite *test __maybe_unused,
 				     int subtest __maybe_unused)
 {
 	/* memfd, shared and private anonymous, heap, stack... */
-	return compare_bpf_iter(true, true, 8);
+	return compare_bpf_iter(true, true, false, 8);
 }
 
 static int test__bpf_iter_no_mmaps(struct test_suite *test __maybe_unused,
 				   int subtest __maybe_unused)
 {
-	return compare_bpf_iter(false, false, 0);
+	return compare_bpf_iter(false, false, false, 0);
+}
+
+static int test__bpf_iter_namespaces(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	return compare_bpf_iter(true, false, true, 3);
 }
 
 static int test__bpf_iter_buildid_mmap(struct test_suite *test __maybe_unused,
@@ -877,7 +888,7 @@ static int test__bpf_iter_buildid_mmap(struct test_suite *test __maybe_unused,
 	int ret;
 
 	symbol_conf.buildid_mmap2 = true;
-	ret = compare_bpf_iter(true, false, 3);
+	ret = compare_bpf_iter(true, false, false, 3);
 	symbol_conf.buildid_mmap2 = false;
 	return ret;
 }
@@ -1534,6 +1545,8 @@ static struct test_case tests__task_diag[] = {
 			 bpf_iter_data_mmaps, "the BPF iterators cannot be loaded (-v says why)"),
 	TEST_CASE_REASON("BPF iterators: no MMAP2 when mmaps are not needed",
 			 bpf_iter_no_mmaps, "the BPF iterators cannot be loaded (-v says why)"),
+	TEST_CASE_REASON("BPF iterators: same NAMESPACES events (--namespaces)",
+			 bpf_iter_namespaces, "the BPF iterators cannot be loaded (-v says why)"),
 	TEST_CASE_REASON("BPF iterators: same MMAP2 build-ids (--buildid-mmap)",
 			 bpf_iter_buildid_mmap, "the BPF iterators cannot be loaded (-v says why)"),
 	TEST_CASE_REASON("BPF iterators: an unprivileged perf synthesizes from /proc",
