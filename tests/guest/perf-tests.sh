@@ -57,6 +57,7 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "Thread map" "Share thread maps" "Remove thread map" \
 	    "Use a dummy software event to keep tracking" \
 	    "perf record -a: same report with task_diag and /proc synthesis" \
+	    "perf record -a: same report with BPF iterator and /proc synthesis" \
 	    "perf record -a and perf top: no per-task /proc access with task_diag" \
 	    "perf record -a unprivileged: task_diag and /proc synthesize the same" \
 	    "perf top and perf trace -a: tasks named through task_diag synthesis" \
