@@ -28,7 +28,7 @@ struct synth_iter_task {
 /* How the name of a mapping is printed in /proc/PID/maps */
 enum synth_iter_name {
 	SYNTH_ITER_NAME_NONE,		/* no name */
-	SYNTH_ITER_NAME_PATH,		/* a file's path, '\n' escaped */
+	SYNTH_ITER_NAME_PATH,		/* a file's path, its newlines to escape */
 	SYNTH_ITER_NAME_PLAIN,		/* as it is: [heap], [vdso]... */
 	SYNTH_ITER_NAME_ANON,		/* [anon:%s] */
 	SYNTH_ITER_NAME_ANON_SHMEM,	/* [anon_shmem:%s] */
