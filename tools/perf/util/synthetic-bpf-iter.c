@@ -67,6 +67,7 @@ struct bi_synth {
 	union perf_event	*fork_event;
 	union perf_event	*ns_event;
 	unsigned long		nr_threads;
+	unsigned long		nr_from_proc;	/* processes whose maps are /proc's */
 };
 
 /* libbpf's messages, which a fallback to /proc makes no error, as debug */
@@ -87,18 +88,30 @@ static bool bi__init_pid_ns(void)
 /*
  * FMODE_BACKING of the running kernel: the f_mode bit of the files of
  * overlayfs mappings, whose paths /proc/PID/maps prints as the overlay's
- * since Linux 6.8, 1 << 25 until 6.12 moved it; 0 before 6.8
+ * since Linux 6.8: 1 << 25 until "fsnotify: opt-in for permission events
+ * at file open time" moved it to 1 << 24 in 6.14, as in 6.12.118 that
+ * has it too; 0 before 6.8.  In @maybe, where the move is not known (6.12
+ * before .118, 6.13), both bits: those mappings' names come from /proc.
  */
-static unsigned int bi__fmode_backing(void)
+static unsigned int bi__fmode_backing(unsigned int *maybe)
 {
-	unsigned int major = 0, minor = 0;
+	unsigned int major = 0, minor = 0, sub = 0;
 	struct utsname u;
 
-	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+	*maybe = 0;
+	if (uname(&u) || sscanf(u.release, "%u.%u.%u", &major, &minor, &sub) < 2) {
+		*maybe = 1U << 24 | 1U << 25;
 		return 0;
+	}
 	if (major < 6 || (major == 6 && minor < 8))
 		return 0;
-	return major == 6 && minor < 12 ? 1U << 25 : 1U << 24;
+	if (major == 6 && minor < 12)
+		return 1U << 25;
+	if (major == 6 && ((minor == 12 && sub < 118) || minor == 13)) {
+		*maybe = 1U << 24 | 1U << 25;
+		return 0;
+	}
+	return 1U << 24;
 }
 
 /* Open and load the iterators, with the task_vma one when @vma_prog */
@@ -114,7 +127,7 @@ static struct synthesize_iter_bpf *bi__open_load(bool mmap_data,
 		return NULL;
 	}
 	skel->bss->exec_only = !mmap_data;
-	skel->bss->fmode_backing = bi__fmode_backing();
+	skel->bss->fmode_backing = bi__fmode_backing(&skel->bss->fmode_maybe_backing);
 	bpf_program__set_autoload(skel->progs.synth_vma, false);
 	bpf_program__set_autoload(skel->progs.synth_vma_walk, false);
 	if (vma_prog)
@@ -430,10 +443,12 @@ static int bi__mmaps(struct bi_synth *s, pid_t tgid)
 						       s->mmap_data, false, NULL))
 			return -1;
 	}
-	if (from_proc)
+	if (from_proc) {
+		s->nr_from_proc++;
 		return perf_event__synthesize_mmap_events(s->tool, s->mmap_event, tgid,
 							  tgid, s->process, s->machine,
 							  s->mmap_data);
+	}
 	/* the gate area of 64-bit processes, listed after their VMAs */
 	if (last_end > 1ULL << 32)
 		return perf_event__synthesize_gate_area(s->tool, s->mmap_event, tgid,
@@ -536,7 +551,8 @@ int perf_event__synthesize_threads_bpf_iter(const struct perf_tool *tool,
 		pr_warning("synthesize.bpf-iter: reading the BPF iterators failed (%s), synthesizing from /proc\n",
 			   strerror(-err));
 	else
-		pr_debug("synthesized %lu threads from BPF iterators\n", s.nr_threads);
+		pr_debug("synthesized %lu threads from BPF iterators, the maps of %lu processes from /proc\n",
+			 s.nr_threads, s.nr_from_proc);
 
 	free(s.tasks.data);
 	free(s.vmas.data);

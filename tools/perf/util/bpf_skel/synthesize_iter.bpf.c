@@ -88,6 +88,7 @@ struct dentry___si {
 	struct hlist_bl_node___si		d_hash;
 	struct dentry___si			*d_parent;
 	struct qstr___si			d_name;
+	struct inode___si			*d_inode;
 	const struct dentry_operations___si	*d_op;
 	struct super_block___si			*d_sb;
 } __attribute__((preserve_access_index));
@@ -115,6 +116,17 @@ struct file___si {
 	unsigned int		f_mode;
 	struct path___si	f_path;
 	struct inode___si	*f_inode;
+} __attribute__((preserve_access_index));
+
+/*
+ * The file overlayfs maps in place of its own (fs/file_table.c): its
+ * f_path is the real file's, user_path the overlay's that /proc prints
+ * (file_user_path()); in a union from Linux 6.15 on, which CO-RE sees
+ * through
+ */
+struct backing_file___si {
+	struct file___si	file;
+	struct path___si	user_path;
 } __attribute__((preserve_access_index));
 
 struct vm_area_struct___si;
@@ -180,9 +192,14 @@ bool exec_only;
 /*
  * Set before loading: FMODE_BACKING, the f_mode of the files overlayfs
  * maps, whose paths /proc prints from the file of the overlay instead
- * (Linux 6.8); 0 before
+ * (Linux 6.8); 0 before, or where its value is not known
  */
 unsigned int fmode_backing;
+/*
+ * Set before loading: the f_mode bits one of which FMODE_BACKING is where
+ * its value is not known, whose mappings' names are read from /proc
+ */
+unsigned int fmode_maybe_backing;
 
 /*
  * What /proc shows after the comm of a workqueue worker of a pool: '+'
@@ -317,18 +334,17 @@ static long walk_step(__u32 i, void *ctx)
 }
 
 /*
- * The path of @file as the names of its components from the file up to
- * perf's root, each with its NUL, for d_path()'s path that perf makes of
- * them: for kernels whose verifier lets no VMA's file reach bpf_d_path().
- * The dentries and mounts are walked as d_path() walks them; -1 for a
- * name it cannot be sure to make alike, for which the maps are read from
- * /proc.
+ * The path @dentry in @vfsmnt as the names of its components from the
+ * file up to perf's root, each with its NUL, for d_path()'s path that
+ * perf makes of them: for kernels whose verifier lets no VMA's file reach
+ * bpf_d_path(), and for the overlay's paths of backing files.  The
+ * dentries and mounts are walked as d_path() walks them; -1 for a name it
+ * cannot be sure to make alike, for which the maps are read from /proc.
  */
-static long walk_path(struct file___si *file, struct synth_iter_vma_buf *b)
+static long walk_path(struct dentry___si *dentry, struct vfsmount___si *vfsmnt,
+		      struct synth_iter_vma_buf *b)
 {
 	struct task_struct___si *current = (void *)bpf_get_current_task();
-	struct dentry___si *dentry = BPF_CORE_READ(file, f_path.dentry);
-	struct vfsmount___si *vfsmnt = BPF_CORE_READ(file, f_path.mnt);
 	struct dentry___si *parent = BPF_CORE_READ(dentry, d_parent);
 	struct walk w = {
 		.dentry		= dentry,
@@ -376,9 +392,45 @@ static __always_inline long file_name(struct vm_area_struct___si *vma,
 		return bpf_probe_read_kernel_str(b->name, SYNTH_ITER_NAME_MAX, an->name);
 	}
 	if (walk)
-		return walk_path(file, b);
+		return walk_path(BPF_CORE_READ(file, f_path.dentry),
+				 BPF_CORE_READ(file, f_path.mnt), b);
 	b->vma.name_kind = SYNTH_ITER_NAME_PATH;
 	return bpf_d_path((struct path *)&file->f_path, b->name, SYNTH_ITER_NAME_MAX);
+}
+
+/*
+ * The overlay's path of backing file @file, which /proc prints, as
+ * file_user_path() gives it; NULL where the kernel has no such type or
+ * field (a field of a type the kernel lacks does not exist either)
+ */
+static __always_inline struct path___si *user_path(struct file___si *file)
+{
+	if (!bpf_core_field_exists(struct backing_file___si, user_path))
+		return NULL;
+	return (void *)file + bpf_core_field_offset(struct backing_file___si, user_path);
+}
+
+/*
+ * The inode, its device and the name of a mapping of backing file @file
+ * as /proc prints them: those of the overlay's path; -1 for a name to
+ * read from /proc
+ */
+static __always_inline long backing_name(struct file___si *file,
+					 struct synth_iter_vma_buf *b)
+{
+	struct path___si *path = user_path(file);
+	struct dentry___si *dentry;
+	struct inode___si *inode;
+
+	if (!path)
+		return -1;
+	dentry = BPF_CORE_READ(path, dentry);
+	inode = BPF_CORE_READ(dentry, d_inode);
+	if (!inode)
+		return -1;
+	b->vma.ino = BPF_CORE_READ(inode, i_ino);
+	b->vma.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	return walk_path(dentry, BPF_CORE_READ(path, mnt), b);
 }
 
 /* The record of mapping @vma of process @task, written to @seq */
@@ -410,11 +462,13 @@ static __always_inline void write_vma(struct seq_file *seq,
 		b->vma.pgoff = vma->vm_pgoff;
 		b->vma.ino = inode->i_ino;
 		b->vma.dev = inode->i_sb->s_dev;
-		if (file->f_mode & fmode_backing)
-			len = -1;	/* from /proc: the path of the overlay */
+		if (file->f_mode & fmode_maybe_backing)
+			len = -1;	/* from /proc: maybe the overlay's */
+		else if (file->f_mode & fmode_backing)
+			len = backing_name(file, b);	/* no prctl name: not shmem */
 		else
 			len = file_name(vma, file, b, walk);
-		if (len < 0 && (walk || (file->f_mode & fmode_backing))) {
+		if (len < 0 && (walk || (file->f_mode & (fmode_backing | fmode_maybe_backing)))) {
 			b->vma.name_kind = SYNTH_ITER_NAME_FROM_PROC;
 			len = 0;
 		}
