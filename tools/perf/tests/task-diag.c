@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -794,9 +795,36 @@ static int synthesize_bpf_iter(struct td_capture *cap, bool needs_mmap, bool mma
 	return err;
 }
 
+/* The inode of the initial pid namespace (PROC_PID_INIT_INO) */
+#define TD_PID_INIT_INO	0xEFFFFFFCU
+
+/*
+ * Where the BPF iterators do not load, why, and a skip only for reasons
+ * outside perf: a perf built without BPF skeletons, not run by root, out
+ * of the initial pid namespace, or on a kernel without BTF; else a fail
+ */
+static int bpf_iter_not_usable(const char *why)
+{
+#ifdef HAVE_BPF_SKEL
+	bool must_load = !geteuid();
+#else
+	bool must_load = false;
+#endif
+	struct stat st;
+
+	pr_debug("%s\n", why);
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino != TD_PID_INIT_INO ||
+	    stat("/sys/kernel/btf/vmlinux", &st))
+		must_load = false;
+	if (!must_load)
+		return TEST_SKIP;
+	pr_debug("root, with the kernel's BTF: the BPF iterators should load\n");
+	return TEST_FAIL;
+}
+
 /*
  * The BPF iterators send the events the /proc walk sends, [vsyscall]
- * included; skip, saying why, where they cannot be loaded
+ * included; where they cannot be loaded, bpf_iter_not_usable()
  */
 static int compare_bpf_iter(bool needs_mmap, bool mmap_data, bool namespaces,
 			    size_t min_mmaps)
@@ -806,10 +834,8 @@ static int compare_bpf_iter(bool needs_mmap, bool mmap_data, bool namespaces,
 	int ret = TEST_FAIL;
 	char why[128];
 
-	if (!perf_bpf_iter__usable(why, sizeof(why))) {
-		pr_debug("%s\n", why);
-		return TEST_SKIP;
-	}
+	if (!perf_bpf_iter__usable(why, sizeof(why)))
+		return bpf_iter_not_usable(why);
 	if (tasks__start(&t))
 		goto out;
 	capture__init(&bpf, &t, namespaces);
@@ -940,10 +966,8 @@ static int test__bpf_iter_unprivileged(struct test_suite *test __maybe_unused,
 	int status;
 	pid_t pid;
 
-	if (!perf_bpf_iter__usable(why, sizeof(why))) {
-		pr_debug("%s\n", why);
-		return TEST_SKIP;
-	}
+	if (!perf_bpf_iter__usable(why, sizeof(why)))
+		return bpf_iter_not_usable(why);
 	if (geteuid())
 		return TEST_SKIP;
 	pid = fork();
@@ -1540,17 +1564,17 @@ static struct test_case tests__task_diag[] = {
 	TEST_CASE_REASON("PROCMAP_QUERY: same MMAP2 build-ids (--buildid-mmap)",
 			 procmap_query_buildid_mmap, "no PROCMAP_QUERY (Linux < 6.11)"),
 	TEST_CASE_REASON("BPF task and task_vma iterators and /proc: the same events",
-			 bpf_iter_same_events, "the BPF iterators cannot be loaded (-v says why)"),
+			 bpf_iter_same_events, "no BPF skeletons, BTF or root (-v says why)"),
 	TEST_CASE_REASON("BPF iterators: same data mmaps (record -d)",
-			 bpf_iter_data_mmaps, "the BPF iterators cannot be loaded (-v says why)"),
+			 bpf_iter_data_mmaps, "no BPF skeletons, BTF or root (-v says why)"),
 	TEST_CASE_REASON("BPF iterators: no MMAP2 when mmaps are not needed",
-			 bpf_iter_no_mmaps, "the BPF iterators cannot be loaded (-v says why)"),
+			 bpf_iter_no_mmaps, "no BPF skeletons, BTF or root (-v says why)"),
 	TEST_CASE_REASON("BPF iterators: same NAMESPACES events (--namespaces)",
-			 bpf_iter_namespaces, "the BPF iterators cannot be loaded (-v says why)"),
+			 bpf_iter_namespaces, "no BPF skeletons, BTF or root (-v says why)"),
 	TEST_CASE_REASON("BPF iterators: same MMAP2 build-ids (--buildid-mmap)",
-			 bpf_iter_buildid_mmap, "the BPF iterators cannot be loaded (-v says why)"),
+			 bpf_iter_buildid_mmap, "no BPF skeletons, BTF or root (-v says why)"),
 	TEST_CASE_REASON("BPF iterators: an unprivileged perf synthesizes from /proc",
-			 bpf_iter_unprivileged, "the BPF iterators cannot be loaded, or not root"),
+			 bpf_iter_unprivileged, "no BPF skeletons, BTF or root (-v says why)"),
 	{ .name = NULL, }
 };
 #else /* !HAVE_TASKDIAG_SUPPORT */
