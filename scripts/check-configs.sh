@@ -40,6 +40,9 @@ configure() {
 		make -s -C "$TREE" O="$obj" ARCH=$arch tinyconfig >/dev/null
 		KCONFIG_CONFIG="$obj/.config" "$TREE/scripts/kconfig/merge_config.sh" \
 			-m -O "$obj" "$obj/.config" "$TOP/kernel/configs/task-diag.config" >/dev/null
+		# no debug info nor BTF (perf's BPF tests need them, not these builds)
+		"$TREE/scripts/config" --file "$obj/.config" -d DEBUG_INFO_BTF \
+			-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -e DEBUG_INFO_NONE
 		[ "$v" = i386 ] && "$TREE/scripts/config" --file "$obj/.config" -d 64BIT
 		case $v in no-*) "$TREE/scripts/config" --file "$obj/.config" -d "${v#no-}" ;; esac
 	fi
