@@ -159,7 +159,8 @@ e2e() {
 }
 
 # perf bench taskdiag SIZE PREFIX [OPTION...]: the /proc walk with 1 and
-# $cpus threads, the same with PROCMAP_QUERY, and task_diag, as methods
+# $cpus threads, the same with PROCMAP_QUERY, the BPF iterators (where
+# they load) and task_diag, as methods
 # PREFIX-<method>; it checks first that all send the same events (fails
 # if not), then times them in turns
 perf_bench_taskdiag() {
