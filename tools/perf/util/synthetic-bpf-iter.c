@@ -30,7 +30,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/string.h>
-#include <linux/zalloc.h>
 
 #include "debug.h"
 #include "event.h"
@@ -38,6 +37,7 @@
 #include "synthetic-bpf-iter.h"
 #include "synthetic-events.h"
 #include "synthetic-procmap-query.h"
+#include "synthetic-source.h"
 #include "tool.h"
 
 #include "bpf_skel/synthesize_iter.h"
@@ -62,10 +62,7 @@ struct bi_synth {
 	struct bi_buf		tasks;
 	struct bi_buf		vmas;
 	size_t			vma_off;	/* the next VMA record */
-	union perf_event	*comm_event;
-	union perf_event	*mmap_event;
-	union perf_event	*fork_event;
-	union perf_event	*ns_event;
+	struct perf_synth_events ev;
 	unsigned long		nr_threads;
 	unsigned long		nr_from_proc;	/* processes whose maps are /proc's */
 };
@@ -408,7 +405,7 @@ static bool bi__from_proc(const struct bi_buf *vmas, size_t off, pid_t tgid)
  */
 static int bi__mmaps(struct bi_synth *s, pid_t tgid)
 {
-	struct perf_record_mmap2 *ev = &s->mmap_event->mmap2;
+	struct perf_record_mmap2 *ev = &s->ev.mmap_event->mmap2;
 	struct synth_iter_vma v;
 	__u64 last_end = 0;
 	bool from_proc = false;
@@ -438,20 +435,20 @@ static int bi__mmaps(struct bi_synth *s, pid_t tgid)
 		ev->flags = v.vm_flags & SYNTH_ITER_VM_MAYSHARE ? MAP_SHARED : MAP_PRIVATE;
 		bi__vma_name(&v, rec + sizeof(v), ev->filename, sizeof(ev->filename));
 		last_end = v.end;
-		if (perf_event__synthesize_mmap2_entry(s->tool, s->mmap_event, tgid, tgid,
+		if (perf_event__synthesize_mmap2_entry(s->tool, s->ev.mmap_event, tgid, tgid,
 						       s->process, s->machine,
 						       s->mmap_data, false, NULL))
 			return -1;
 	}
 	if (from_proc) {
 		s->nr_from_proc++;
-		return perf_event__synthesize_mmap_events(s->tool, s->mmap_event, tgid,
+		return perf_event__synthesize_mmap_events(s->tool, s->ev.mmap_event, tgid,
 							  tgid, s->process, s->machine,
 							  s->mmap_data);
 	}
 	/* the gate area of 64-bit processes, listed after their VMAs */
 	if (last_end > 1ULL << 32)
-		return perf_event__synthesize_gate_area(s->tool, s->mmap_event, tgid,
+		return perf_event__synthesize_gate_area(s->tool, s->ev.mmap_event, tgid,
 							tgid, s->process, s->machine,
 							s->mmap_data);
 	return 0;
@@ -464,12 +461,12 @@ static int bi__mmaps(struct bi_synth *s, pid_t tgid)
  */
 static void bi__thread(struct bi_synth *s, const struct synth_iter_task *t)
 {
-	union perf_event *comm = s->comm_event;
+	union perf_event *comm = s->ev.comm_event;
 
 	s->nr_threads++;
-	if (perf_event__synthesize_fork(s->tool, s->fork_event, t->tid, t->tgid,
+	if (perf_event__synthesize_fork(s->tool, s->ev.fork_event, t->tid, t->tgid,
 					t->ppid, s->process, s->machine) < 0 ||
-	    perf_event__synthesize_namespaces(s->tool, s->ns_event, t->tid, t->tgid,
+	    perf_event__synthesize_namespaces(s->tool, s->ev.ns_event, t->tid, t->tgid,
 					      s->process, s->machine) < 0)
 		return;
 	memset(&comm->comm, 0, sizeof(comm->comm));
@@ -485,16 +482,10 @@ static int bi__send(struct bi_synth *s)
 {
 	struct synth_iter_task *tasks = (struct synth_iter_task *)s->tasks.data;
 	size_t i, nr = s->tasks.len / sizeof(*tasks);
-	size_t id = s->machine->id_hdr_size;
 
 	if (s->tasks.len % sizeof(*tasks))
 		return -EPROTO;
-	s->comm_event = malloc(sizeof(s->comm_event->comm) + id);
-	s->mmap_event = malloc(sizeof(s->mmap_event->mmap2) + id);
-	s->fork_event = malloc(sizeof(s->fork_event->fork) + id);
-	s->ns_event = malloc(sizeof(s->ns_event->namespaces) +
-			     NR_NAMESPACES * sizeof(struct perf_ns_link_info) + id);
-	if (!s->comm_event || !s->mmap_event || !s->fork_event || !s->ns_event)
+	if (perf_synth_events__init(&s->ev, s->machine))
 		return -ENOMEM;
 
 	qsort(tasks, nr, sizeof(*tasks), bi__task_cmp);
@@ -556,9 +547,6 @@ int perf_event__synthesize_threads_bpf_iter(const struct perf_tool *tool,
 
 	free(s.tasks.data);
 	free(s.vmas.data);
-	zfree(&s.comm_event);
-	zfree(&s.mmap_event);
-	zfree(&s.fork_event);
-	zfree(&s.ns_event);
+	perf_synth_events__exit(&s.ev);
 	return err;
 }

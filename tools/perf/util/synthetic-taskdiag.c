@@ -20,7 +20,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <linux/string.h>
-#include <linux/zalloc.h>
 #include <taskdiag/taskdiag.h>
 
 #include "build-id.h"
@@ -29,6 +28,7 @@
 #include "machine.h"
 #include "symbol_conf.h"
 #include "synthetic-events.h"
+#include "synthetic-source.h"
 #include "synthetic-taskdiag.h"
 #include "tool.h"
 
@@ -40,10 +40,7 @@ struct td_synth {
 	bool			mmap_data;
 	bool			one_txn;	/* the leaders carry the maps */
 	bool			build_ids;	/* the kernel reads them */
-	union perf_event	*comm_event;
-	union perf_event	*mmap_event;
-	union perf_event	*fork_event;
-	union perf_event	*ns_event;
+	struct perf_synth_events ev;
 	struct taskdiag		*maps;		/* ALL: processes and their VMAs */
 	struct taskdiag_task	*proc;		/* current process of @maps */
 	int			maps_state;	/* 1: @proc valid, 0: end, -errno */
@@ -70,27 +67,10 @@ static struct taskdiag *td_synth__open(perf_taskdiag_source_fn new_source,
 	return taskdiag__new(&opts);
 }
 
-static int td_synth__init(struct td_synth *s, struct machine *machine)
-{
-	size_t id = machine->id_hdr_size;
-
-	s->comm_event = malloc(sizeof(s->comm_event->comm) + id);
-	s->mmap_event = malloc(sizeof(s->mmap_event->mmap2) + id);
-	s->fork_event = malloc(sizeof(s->fork_event->fork) + id);
-	s->ns_event = malloc(sizeof(s->ns_event->namespaces) +
-			     NR_NAMESPACES * sizeof(struct perf_ns_link_info) + id);
-	if (!s->comm_event || !s->mmap_event || !s->fork_event || !s->ns_event)
-		return -ENOMEM;
-	return 0;
-}
-
 static void td_synth__exit(struct td_synth *s)
 {
 	taskdiag__delete(s->maps);
-	zfree(&s->comm_event);
-	zfree(&s->mmap_event);
-	zfree(&s->fork_event);
-	zfree(&s->ns_event);
+	perf_synth_events__exit(&s->ev);
 }
 
 /* The process @tgid in the maps transaction, or NULL if it has none there */
@@ -176,7 +156,7 @@ static const struct build_id *td_synth__build_id(const struct td_synth *s,
 static int td_synth__mmaps(struct td_synth *s, struct taskdiag_task *proc,
 			   pid_t pid, pid_t tgid)
 {
-	struct perf_record_mmap2 *ev = &s->mmap_event->mmap2;
+	struct perf_record_mmap2 *ev = &s->ev.mmap_event->mmap2;
 	const struct taskdiag_vma *v;
 	struct build_id bid;
 	size_t i;
@@ -192,7 +172,7 @@ static int td_synth__mmaps(struct td_synth *s, struct taskdiag_task *proc,
 		ev->flags = v->vm_flags & TASK_DIAG_VMA_F_MAYSHARE ?
 			    MAP_SHARED : MAP_PRIVATE;
 		strlcpy(ev->filename, v->name ?: "", sizeof(ev->filename));
-		if (perf_event__synthesize_mmap2_entry(s->tool, s->mmap_event,
+		if (perf_event__synthesize_mmap2_entry(s->tool, s->ev.mmap_event,
 						       pid, tgid, s->process,
 						       s->machine, s->mmap_data,
 						       false,
@@ -204,10 +184,10 @@ static int td_synth__mmaps(struct td_synth *s, struct taskdiag_task *proc,
 
 static int td_synth__comm(struct td_synth *s, const struct task_diag_base *b)
 {
-	memset(&s->comm_event->comm, 0, sizeof(s->comm_event->comm));
-	strlcpy(s->comm_event->comm.comm, b->comm, sizeof(s->comm_event->comm.comm));
-	perf_event__finish_comm(s->comm_event, b->tgid, b->pid, s->machine);
-	return perf_tool__process_synth_event(s->tool, s->comm_event,
+	memset(&s->ev.comm_event->comm, 0, sizeof(s->ev.comm_event->comm));
+	strlcpy(s->ev.comm_event->comm.comm, b->comm, sizeof(s->ev.comm_event->comm.comm));
+	perf_event__finish_comm(s->ev.comm_event, b->tgid, b->pid, s->machine);
+	return perf_tool__process_synth_event(s->tool, s->ev.comm_event,
 					      s->machine, s->process);
 }
 
@@ -226,9 +206,9 @@ static int td_synth__thread(struct td_synth *s, struct taskdiag_task *t)
 	s->nr_threads++;
 	s->cur_tgid = b->tgid;
 
-	if (perf_event__synthesize_fork(s->tool, s->fork_event, b->pid, b->tgid,
+	if (perf_event__synthesize_fork(s->tool, s->ev.fork_event, b->pid, b->tgid,
 					b->ppid, s->process, s->machine) < 0 ||
-	    perf_event__synthesize_namespaces(s->tool, s->ns_event, b->pid,
+	    perf_event__synthesize_namespaces(s->tool, s->ev.ns_event, b->pid,
 					      b->tgid, s->process, s->machine) < 0 ||
 	    td_synth__comm(s, b))
 		return 0;
@@ -363,7 +343,7 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 	if (!threads)
 		return -errno;
 
-	err = td_synth__init(&s, machine);
+	err = perf_synth_events__init(&s.ev, machine);
 	if (!err)
 		err = td_synth__all(&s, threads, new_source);
 	taskdiag__strerror(err, msg, sizeof(msg));
@@ -467,7 +447,7 @@ static int td_synth__leader_mmaps(struct td_synth *s, struct taskdiag *td,
 	}
 	if (err == -ESRCH)
 		return 0;
-	return perf_event__synthesize_mmap_events(s->tool, s->mmap_event, pid,
+	return perf_event__synthesize_mmap_events(s->tool, s->ev.mmap_event, pid,
 						  pid, s->process, s->machine,
 						  s->mmap_data);
 }
@@ -506,8 +486,8 @@ int perf_event__synthesize_task_taskdiag(struct taskdiag *td,
 {
 	struct td_synth s = {
 		.tool = tool, .process = process, .machine = machine,
-		.mmap_data = mmap_data, .comm_event = comm_event,
-		.mmap_event = mmap_event,
+		.mmap_data = mmap_data,
+		.ev = { .comm_event = comm_event, .mmap_event = mmap_event },
 	};
 	const struct task_diag_base *b;
 	struct taskdiag_task *t;
