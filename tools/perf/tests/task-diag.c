@@ -710,6 +710,35 @@ static int test__task_diag_buildid_mmap(struct test_suite *test __maybe_unused,
 }
 
 /*
+ * The MMAP2 events of @got, a source other than the /proc walk @proc:
+ * at least @min_mmaps of them, or none when @needs_mmap is false; build
+ * IDs when they are asked for; [vsyscall] sent as the walk sent it
+ */
+static int check_source_mmaps(const struct td_capture *got,
+			      const struct td_capture *proc, bool needs_mmap,
+			      size_t min_mmaps)
+{
+	size_t nr = count_type(got, PERF_RECORD_MMAP2);
+	int ret = TEST_OK;
+
+	if (needs_mmap ? nr < min_mmaps : nr != 0) {
+		pr_debug("%zu MMAP2 events, expected %s%zu\n", nr,
+			 needs_mmap ? "at least " : "", min_mmaps);
+		ret = TEST_FAIL;
+	}
+	if (symbol_conf.buildid_mmap2 && !count_build_ids(got)) {
+		pr_debug("no MMAP2 event with a build-id\n");
+		ret = TEST_FAIL;
+	}
+	if (count_named(proc, PERF_RECORD_MMAP2, "[vsyscall]") !=
+	    count_named(got, PERF_RECORD_MMAP2, "[vsyscall]")) {
+		pr_debug("[vsyscall] not sent alike\n");
+		ret = TEST_FAIL;
+	}
+	return ret;
+}
+
+/*
  * The /proc walk with its maps from PROCMAP_QUERY sends the events it
  * sends with them from the text of the maps files, [vsyscall] included
  */
@@ -733,20 +762,8 @@ static int compare_procmap_query(bool mmap_data, size_t min_mmaps)
 		goto out_free;
 
 	ret = compare_captures(&query, &proc);
-	if (count_type(&query, PERF_RECORD_MMAP2) < min_mmaps) {
-		pr_debug("%zu MMAP2 events, expected at least %zu\n",
-			 count_type(&query, PERF_RECORD_MMAP2), min_mmaps);
+	if (check_source_mmaps(&query, &proc, true, min_mmaps))
 		ret = TEST_FAIL;
-	}
-	if (symbol_conf.buildid_mmap2 && !count_build_ids(&query)) {
-		pr_debug("no MMAP2 event with a build-id\n");
-		ret = TEST_FAIL;
-	}
-	if (count_named(&proc, PERF_RECORD_MMAP2, "[vsyscall]") !=
-	    count_named(&query, PERF_RECORD_MMAP2, "[vsyscall]")) {
-		pr_debug("[vsyscall] not sent alike\n");
-		ret = TEST_FAIL;
-	}
 out_free:
 	capture__exit(&query);
 	capture__exit(&proc);
@@ -859,22 +876,8 @@ static int compare_bpf_iter(bool needs_mmap, bool mmap_data, bool namespaces,
 		pr_debug("NAMESPACES events only when asked for\n");
 		ret = TEST_FAIL;
 	}
-	if (needs_mmap ? count_type(&bpf, PERF_RECORD_MMAP2) < min_mmaps :
-			 count_type(&bpf, PERF_RECORD_MMAP2) != 0) {
-		pr_debug("%zu MMAP2 events, expected %s%zu\n",
-			 count_type(&bpf, PERF_RECORD_MMAP2),
-			 needs_mmap ? "at least " : "", min_mmaps);
+	if (check_source_mmaps(&bpf, &proc, needs_mmap, min_mmaps))
 		ret = TEST_FAIL;
-	}
-	if (symbol_conf.buildid_mmap2 && !count_build_ids(&bpf)) {
-		pr_debug("no MMAP2 event with a build-id\n");
-		ret = TEST_FAIL;
-	}
-	if (count_named(&proc, PERF_RECORD_MMAP2, "[vsyscall]") !=
-	    count_named(&bpf, PERF_RECORD_MMAP2, "[vsyscall]")) {
-		pr_debug("[vsyscall] not sent alike\n");
-		ret = TEST_FAIL;
-	}
 out_free:
 	capture__exit(&bpf);
 	capture__exit(&proc);
