@@ -65,7 +65,7 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "perf record: the kernel map spans the running kernel's start and end" \
 	    "perf record: the side band thread is woken to stop, not timed out" \
 	    "perf top --stdio: each screen is written when it is drawn" \
-	    "perf record, top and trace: /proc/kallsyms is read once" \
+	    "perf record and perf top: /proc/kallsyms is read once" \
 	    "perf record --buildid-mmap: build IDs are read from paths only" \
 	    "perf record: build-id MMAP2 events by default when task_diag synthesizes" \
 	    "perf trace -a: system calls of tasks named through task_diag synthesis"; do
