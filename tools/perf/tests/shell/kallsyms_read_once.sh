@@ -1,12 +1,11 @@
 #!/bin/bash
-# perf record, top and trace: /proc/kallsyms is read once
+# perf record and perf top: /proc/kallsyms is read once
 # SPDX-License-Identifier: GPL-2.0
 #
 # perf parses /proc/kallsyms several times as it starts (the kernel's
 # start and end, x86's entry trampolines, BPF images, perf top's kernel
 # symbols); the kernel formats it anew at each read.  perf must open it
-# once per command, and still resolve kernel symbols from it.  perf trace
-# reads it on a thread of its own while it sets up BTF and the syscalls.
+# once per command, and still resolve kernel symbols from it.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/perf_top_strace.sh
@@ -62,23 +61,4 @@ done
 n=$(opens "${tmp}/top.strace")
 echo "perf top opened /proc/kallsyms ${n} times"
 [ "${n}" -eq 1 ] || err=1
-
-if ! strace -f -qq -e trace=open,openat -o "${tmp}/trace.strace" \
-	perf trace -a -o "${tmp}/trace.out" -- true > "${tmp}/trace.log" 2>&1; then
-	echo "perf trace failed:"
-	tail -n 20 "${tmp}/trace.log"
-	exit 1
-fi
-n=$(opens "${tmp}/trace.strace")
-echo "perf trace -a opened /proc/kallsyms ${n} times"
-[ "${n}" -eq 1 ] || err=1
-# strace -f names each line's thread; perf's main thread opens first
-main=$(awk 'NR == 1 { print $1 }' "${tmp}/trace.strace")
-by=$(awk '/open[a-z0-9]*\(.*"\/proc\/kallsyms"/ { print $1; exit }' \
-	"${tmp}/trace.strace")
-echo "perf trace: main thread ${main}, /proc/kallsyms opened by ${by}"
-if [ -z "${by}" ] || [ "${by}" = "${main}" ]; then
-	echo "perf trace did not read /proc/kallsyms on a thread of its own"
-	err=1
-fi
 exit ${err}
