@@ -461,18 +461,12 @@ static int bi__mmaps(struct bi_synth *s, pid_t tgid)
  */
 static void bi__thread(struct bi_synth *s, const struct synth_iter_task *t)
 {
-	union perf_event *comm = s->ev.comm_event;
+	char comm[sizeof(s->ev.comm_event->comm.comm)];
 
 	s->nr_threads++;
-	if (perf_event__synthesize_fork(s->tool, s->ev.fork_event, t->tid, t->tgid,
-					t->ppid, s->process, s->machine) < 0 ||
-	    perf_event__synthesize_namespaces(s->tool, s->ev.ns_event, t->tid, t->tgid,
-					      s->process, s->machine) < 0)
-		return;
-	memset(&comm->comm, 0, sizeof(comm->comm));
-	bi__comm(t, comm->comm.comm, sizeof(comm->comm.comm));
-	perf_event__finish_comm(comm, t->tgid, t->tid, s->machine);
-	if (perf_tool__process_synth_event(s->tool, comm, s->machine, s->process))
+	bi__comm(t, comm, sizeof(comm));
+	if (perf_synth_events__thread(&s->ev, s->tool, s->process, s->machine,
+				      comm, t->tgid, t->tid, t->ppid))
 		return;
 	if (t->tid == t->tgid && s->needs_mmap)
 		bi__mmaps(s, t->tgid);

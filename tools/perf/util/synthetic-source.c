@@ -5,10 +5,13 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <linux/string.h>
 #include <linux/zalloc.h>
 
 #include "event.h"
 #include "machine.h"
+#include "synthetic-events.h"
 #include "synthetic-source.h"
 
 /**
@@ -42,4 +45,54 @@ void perf_synth_events__exit(struct perf_synth_events *ev)
 	zfree(&ev->mmap_event);
 	zfree(&ev->fork_event);
 	zfree(&ev->ns_event);
+}
+
+/**
+ * perf_synth_events__comm - send the COMM event of a thread
+ * @ev: the events' room
+ * @tool: the tool the event goes to
+ * @process: how it gets it
+ * @machine: the machine of the thread
+ * @comm: the thread's name, cut to what the event holds
+ * @tgid: the thread's process
+ * @tid: the thread
+ *
+ * Return: what @process returned.
+ */
+int perf_synth_events__comm(struct perf_synth_events *ev, const struct perf_tool *tool,
+			    perf_event__handler_t process, struct machine *machine,
+			    const char *comm, pid_t tgid, pid_t tid)
+{
+	union perf_event *event = ev->comm_event;
+
+	memset(&event->comm, 0, sizeof(event->comm));
+	strlcpy(event->comm.comm, comm, sizeof(event->comm.comm));
+	perf_event__finish_comm(event, tgid, tid, machine);
+	return perf_tool__process_synth_event(tool, event, machine, process);
+}
+
+/**
+ * perf_synth_events__thread - send the FORK, NAMESPACES and COMM events of
+ * a thread, in the order __event__synthesize_thread() sends them
+ * @ev: the events' room
+ * @tool: the tool the events go to
+ * @process: how it gets them
+ * @machine: the machine of the thread
+ * @comm: the thread's name
+ * @tgid: the thread's process
+ * @tid: the thread
+ * @ppid: the parent of its process
+ *
+ * Return: 0, or non-zero once an event could not be sent (the next are not).
+ */
+int perf_synth_events__thread(struct perf_synth_events *ev, const struct perf_tool *tool,
+			      perf_event__handler_t process, struct machine *machine,
+			      const char *comm, pid_t tgid, pid_t tid, pid_t ppid)
+{
+	if (perf_event__synthesize_fork(tool, ev->fork_event, tid, tgid, ppid,
+					process, machine) < 0 ||
+	    perf_event__synthesize_namespaces(tool, ev->ns_event, tid, tgid,
+					      process, machine) < 0)
+		return -1;
+	return perf_synth_events__comm(ev, tool, process, machine, comm, tgid, tid);
 }

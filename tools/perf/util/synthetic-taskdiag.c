@@ -182,15 +182,6 @@ static int td_synth__mmaps(struct td_synth *s, struct taskdiag_task *proc,
 	return 0;
 }
 
-static int td_synth__comm(struct td_synth *s, const struct task_diag_base *b)
-{
-	memset(&s->ev.comm_event->comm, 0, sizeof(s->ev.comm_event->comm));
-	strlcpy(s->ev.comm_event->comm.comm, b->comm, sizeof(s->ev.comm_event->comm.comm));
-	perf_event__finish_comm(s->ev.comm_event, b->tgid, b->pid, s->machine);
-	return perf_tool__process_synth_event(s->tool, s->ev.comm_event,
-					      s->machine, s->process);
-}
-
 /*
  * The events of one thread, as __event__synthesize_thread() sends them;
  * like there, a thread whose events could not be processed does not stop
@@ -206,11 +197,8 @@ static int td_synth__thread(struct td_synth *s, struct taskdiag_task *t)
 	s->nr_threads++;
 	s->cur_tgid = b->tgid;
 
-	if (perf_event__synthesize_fork(s->tool, s->ev.fork_event, b->pid, b->tgid,
-					b->ppid, s->process, s->machine) < 0 ||
-	    perf_event__synthesize_namespaces(s->tool, s->ev.ns_event, b->pid,
-					      b->tgid, s->process, s->machine) < 0 ||
-	    td_synth__comm(s, b))
+	if (perf_synth_events__thread(&s->ev, s->tool, s->process, s->machine,
+				      b->comm, b->tgid, b->pid, b->ppid))
 		return 0;
 
 	if (b->pid != b->tgid || !s->needs_mmap)
@@ -502,7 +490,8 @@ int perf_event__synthesize_task_taskdiag(struct taskdiag *td,
 		return err ?: -ESRCH;
 	}
 	tgid = b->tgid;
-	err = td_synth__comm(&s, b) ||
+	err = perf_synth_events__comm(&s.ev, tool, process, machine, b->comm,
+				      tgid, b->pid) ||
 	      perf_event__synthesize_namespaces(tool, ns_event, pid, tgid,
 						process, machine) < 0;
 	td_synth__end(td);
