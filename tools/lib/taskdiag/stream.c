@@ -79,6 +79,25 @@ static int td_stream_grow(struct taskdiag *td)
 }
 
 /*
+ * Whether the buffer just read ends with the answer's NLMSG_DONE, as the
+ * kernel's last read does: then there is nothing to read ahead.  Only a
+ * hint (the tail of a task's message could look the same): the parser
+ * still finds the end on its own, and reads on if it was not.
+ */
+static bool td_stream_ends(const struct taskdiag *td)
+{
+	const struct td_stream *s = &td->stream;
+	const size_t done = NLMSG_HDRLEN + sizeof(int);
+	struct nlmsghdr h;
+
+	if (s->len < done)
+		return false;
+	memcpy(&h, s->buf + s->len - done, sizeof(h));
+	return h.nlmsg_len == done && h.nlmsg_type == NLMSG_DONE &&
+	       h.nlmsg_seq == td->seq;
+}
+
+/*
  * Read the next buffer, or take the one read ahead: 1, or 0 at the end.
  * EINTR is retried, up to TD_EINTR_MAX times in a row; other errors of the
  * source are returned and the next call tries again (the kernel loses
@@ -96,7 +115,7 @@ static int td_stream_fill(struct taskdiag *td)
 		if (n > 0 && (size_t)n <= s->size) {
 			s->len = n;
 			s->off = 0;
-			if (s->read_ahead)
+			if (s->read_ahead && !td_stream_ends(td))
 				td_ra_start(td);
 			return 1;
 		}

@@ -131,6 +131,41 @@ static int same_tasks_read_elsewhere(void)
 	return 0;
 }
 
+/*
+ * An answer that ends, NLMSG_DONE and all, in the first read: nothing is
+ * read ahead (no thread, no second buffer, no read that returns 0)
+ */
+static int no_read_ahead_past_done(void)
+{
+	static struct tid_source ts;
+	struct mem_source ms;
+	struct taskdiag *td;
+	int ret, nr_reads;
+	struct run r;
+	struct sb sb;
+
+	sb_init(&sb, 1);
+	sb_task(&sb, 1, 1, 3);
+	sb_task(&sb, 2, 1, 0);
+	sb_done(&sb);
+	td = ra_session(&ts, &ms, &sb, 0, true);
+	CHECK(td);
+	run_all(td, &r);
+	/* a new request waits for the read in flight, were there one */
+	ts.next = &sb;
+	ret = td_request(td, TASK_DIAG_DUMP_ALL, 0, SHOW_ALL);
+	nr_reads = ts.nr_reads;
+	taskdiag__delete(td);
+	sb_free(&sb);
+	CHECK_EQ(r.ret, 0);
+	CHECK_EQ(r.nr_tasks, 2);
+	CHECK_EQ(r.nr_vmas[0], 3);
+	CHECK_EQ(ret, 0);
+	CHECK_EQ(nr_reads, 1);
+	CHECK_EQ(reads_elsewhere(&ts), 0);
+	return 0;
+}
+
 /* A message too big for the buffer, met by a read ahead, grows it */
 static int emsgsize_ahead_grows_buffer(void)
 {
@@ -237,6 +272,7 @@ static int new_request_and_delete_midway(void)
 
 const struct td_test readahead_tests[] = {
 	TD_TEST(same_tasks_read_elsewhere),
+	TD_TEST(no_read_ahead_past_done),
 	TD_TEST(emsgsize_ahead_grows_buffer),
 	TD_TEST(error_ahead_in_order),
 	TD_TEST(new_request_and_delete_midway),
