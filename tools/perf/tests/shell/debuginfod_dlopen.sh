@@ -46,13 +46,12 @@ mkdir -p "${tmp}/srv/buildid/${bid}" "${tmp}/home"
 cp "${tmp}/true" "${tmp}/srv/buildid/${bid}/debuginfo"
 
 python3 - "${tmp}/srv" "${tmp}/port" 2> "${tmp}/server.log" <<'PY' &
-import functools, http.server, sys
+import functools, http.server, os, sys
 handler = functools.partial(http.server.SimpleHTTPRequestHandler,
                             directory=sys.argv[1])
 httpd = http.server.HTTPServer(("127.0.0.1", 0), handler)
 with open(sys.argv[2] + ".new", "w") as f:
     f.write(str(httpd.server_port))
-import os
 os.rename(sys.argv[2] + ".new", sys.argv[2])
 httpd.serve_forever()
 PY

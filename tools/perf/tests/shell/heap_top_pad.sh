@@ -28,22 +28,19 @@ if ! strace -qq -e trace=brk -o "${tmp}/brk.strace" \
 fi
 
 # the steps by which brk(2) moved the end of the heap up, in bytes
-steps() {
-	local last=0 end
-	sed -n 's/^brk(.*) *= *\(0x[0-9a-f]*\)$/\1/p' "${tmp}/brk.strace" |
-	while read -r end; do
-		[ "${last}" -ne 0 ] && [ $((end)) -gt "${last}" ] &&
-			echo $((end - last))
-		last=$((end))
-	done
-}
+last=0
+sed -n 's/^brk(.*) *= *\(0x[0-9a-f]*\)$/\1/p' "${tmp}/brk.strace" |
+while read -r end; do
+	[ "${last}" -ne 0 ] && [ $((end)) -gt "${last}" ] && echo $((end - last))
+	last=$((end))
+done > "${tmp}/steps"
 
-n=$(steps | wc -l)
-big=$(steps | awk '$1 >= 64 * 1048576' | wc -l)
+n=$(wc -l < "${tmp}/steps")
+big=$(awk '$1 >= 64 * 1048576' "${tmp}/steps" | wc -l)
 echo "perf record -a grew its heap ${n} times, ${big} of them by 64 MiB or more"
 if [ "${big}" -lt 1 ] || [ "${n}" -gt 8 ]; then
 	echo "the heap grew by:"
-	steps | head -n 20
+	head -n 20 "${tmp}/steps"
 	exit 1
 fi
 exit 0
