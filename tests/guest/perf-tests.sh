@@ -66,6 +66,7 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "perf record: the side band thread is woken to stop, not timed out" \
 	    "perf top --stdio: each screen is written when it is drawn" \
 	    "perf record and perf top: /proc/kallsyms is read once" \
+	    "perf: /proc/kallsyms is read on a thread while it is parsed, symbol for symbol" \
 	    "perf record --buildid-mmap: build IDs are read from paths only" \
 	    "perf record: build-id MMAP2 events by default when task_diag synthesizes" \
 	    "perf trace -a: system calls of tasks named through task_diag synthesis" \
