@@ -86,9 +86,10 @@ static bool bi__init_pid_ns(void)
  * FMODE_BACKING of the running kernel: the f_mode bit of the files of
  * overlayfs mappings, whose paths /proc/PID/maps prints as the overlay's
  * since Linux 6.8: 1 << 25 until "fsnotify: opt-in for permission events
- * at file open time" moved it to 1 << 24 in 6.14, as in 6.12.118 that
- * has it too; 0 before 6.8.  In @maybe, where the move is not known (6.12
- * before .118, 6.13), both bits: those mappings' names come from /proc.
+ * at file open time" moved it to 1 << 24 in 6.14, and in 6.12.105, which
+ * took that commit (ChangeLog-6.12.105, as Debian's linux 6.12.105-1
+ * lists it); 0 before 6.8.  In @maybe, where the move is not known (6.13),
+ * both bits: those mappings' names come from /proc.
  */
 static unsigned int bi__fmode_backing(unsigned int *maybe)
 {
@@ -104,7 +105,9 @@ static unsigned int bi__fmode_backing(unsigned int *maybe)
 		return 0;
 	if (major == 6 && minor < 12)
 		return 1U << 25;
-	if (major == 6 && ((minor == 12 && sub < 118) || minor == 13)) {
+	if (major == 6 && minor == 12)
+		return sub < 105 ? 1U << 25 : 1U << 24;
+	if (major == 6 && minor == 13) {
 		*maybe = 1U << 24 | 1U << 25;
 		return 0;
 	}
