@@ -16,6 +16,9 @@
 #define TD_BUF_MAX		(64 * 1024 * 1024)
 #define TD_EINTR_MAX		16	/* EINTRs in a row before giving up */
 #define TD_ERRMSG_LEN		256
+#define TD_RA_DEPTH		8	/* buffers read ahead, at most */
+#define TD_RAMP_FIRST		(32 * 1024)	/* first read, with read-ahead */
+#define TD_RAMP_SHARE		8	/* later reads: 1/8 of what was read */
 #define TD_NO_NAME		((size_t)-1)
 
 #define TD_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -82,6 +85,9 @@ struct td_stream {
 	size_t				size;	/* allocated */
 	size_t				len;	/* bytes of the last read */
 	size_t				off;	/* where the next message starts */
+	size_t				count;	/* asked of the last read */
+	size_t				answered; /* bytes of this answer read */
+	bool				whole;	/* no short reads (td_read_count()) */
 	bool				cont;	/* td->task goes on */
 	bool				eof;	/* read returned 0 or NLMSG_DONE */
 	bool				read_ahead; /* taskdiag_opts.read_ahead */
@@ -161,6 +167,8 @@ int td_stream_init(struct taskdiag *td, const struct taskdiag_source *src,
 		   size_t size);
 void td_stream_reset(struct taskdiag *td);
 int td_stream_next(struct taskdiag *td);
+bool td_answer_ends(const char *buf, size_t len, __u32 seq);
+size_t td_read_count(size_t answered, size_t size, bool ramp);
 void td_stream_free(struct taskdiag *td);
 
 /* readahead.c */

@@ -3,7 +3,8 @@
  * The answer of the kernel (or of a source): read buffers of whole netlink
  * messages, one task per TASK_DIAG_CMD_GET message.  The buffer is reused
  * for every read and grows only when a message does not fit (-EMSGSIZE);
- * with read-ahead (readahead.c) a second one is read while it is parsed.
+ * with read-ahead (readahead.c) the next ones are read while it is parsed,
+ * and the first reads of an answer are short (td_read_count()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -44,6 +45,8 @@ void td_stream_reset(struct taskdiag *td)
 	td_ra_drop(td);
 	s->len = 0;
 	s->off = 0;
+	s->answered = 0;
+	s->whole = false;
 	s->cont = false;
 	s->eof = false;
 }
@@ -78,23 +81,52 @@ static int td_stream_grow(struct taskdiag *td)
 	return 0;
 }
 
-/*
- * Whether the buffer just read ends with the answer's NLMSG_DONE, as the
- * kernel's last read does: then there is nothing to read ahead.  Only a
- * hint (the tail of a task's message could look the same): the parser
- * still finds the end on its own, and reads on if it was not.
+/**
+ * td_answer_ends() - whether a buffer ends with the answer's NLMSG_DONE
+ * @buf: what a read returned
+ * @len: its length
+ * @seq: the sequence number of the request
+ *
+ * As the kernel's last read does: then there is nothing to read ahead.
+ * Only a hint (the tail of a task's message could look the same): the
+ * parser still finds the end on its own, and reads on if it was not.
+ *
+ * Return: true if the last message of @buf is NLMSG_DONE of @seq.
  */
-static bool td_stream_ends(const struct taskdiag *td)
+bool td_answer_ends(const char *buf, size_t len, __u32 seq)
 {
-	const struct td_stream *s = &td->stream;
 	const size_t done = NLMSG_HDRLEN + sizeof(int);
 	struct nlmsghdr h;
 
-	if (s->len < done)
+	if (len < done)
 		return false;
-	memcpy(&h, s->buf + s->len - done, sizeof(h));
+	memcpy(&h, buf + len - done, sizeof(h));
 	return h.nlmsg_len == done && h.nlmsg_type == NLMSG_DONE &&
-	       h.nlmsg_seq == td->seq;
+	       h.nlmsg_seq == seq;
+}
+
+/**
+ * td_read_count() - how many bytes to ask of the next read of an answer
+ * @answered: bytes of the answer read before
+ * @size: the buffer's size
+ * @ramp: the first reads are to be short (read-ahead)
+ *
+ * With @ramp, TD_RAMP_FIRST and then 1/TD_RAMP_SHARE of what was read: a
+ * short answer still comes in several reads, the first parsed while the
+ * kernel writes the next, instead of parsed after the kernel wrote all of
+ * it in one read.
+ *
+ * Return: the length of the read, at most @size.
+ */
+size_t td_read_count(size_t answered, size_t size, bool ramp)
+{
+	size_t count = answered / TD_RAMP_SHARE;
+
+	if (!ramp)
+		return size;
+	if (count < TD_RAMP_FIRST)
+		count = TD_RAMP_FIRST;
+	return count < size ? count : size;
 }
 
 /*
@@ -110,12 +142,17 @@ static int td_stream_fill(struct taskdiag *td)
 	ssize_t n;
 
 	for (;;) {
-		if (!td_ra_take(td, &n))
-			n = s->src->read(s->src->arg, s->buf, s->size);
-		if (n > 0 && (size_t)n <= s->size) {
+		if (!td_ra_take(td, &n)) {
+			s->count = td_read_count(s->answered, s->size,
+						 s->read_ahead && !s->whole);
+			n = s->src->read(s->src->arg, s->buf, s->count);
+		}
+		if (n > 0 && (size_t)n <= s->count) {
 			s->len = n;
 			s->off = 0;
-			if (s->read_ahead && !td_stream_ends(td))
+			s->answered += n;
+			if (s->read_ahead &&
+			    !td_answer_ends(s->buf, s->len, td->seq))
 				td_ra_start(td);
 			return 1;
 		}
@@ -126,12 +163,16 @@ static int td_stream_fill(struct taskdiag *td)
 		if (n > 0 || n < -4095)
 			return td_fail(td, td_err(td, -EPROTO,
 					   "read returned %zd for %zu bytes",
-					   n, s->size));
+					   n, s->count));
 		if (n == -EINTR && ++eintr < TD_EINTR_MAX)
 			continue;
 		if (n != -EMSGSIZE)
 			return td_err(td, n, "reading the answer: %s",
 				      td_strerror(-n));
+		if (s->count < s->size) {
+			s->whole = true;	/* longer than a short read */
+			continue;
+		}
 		err = td_stream_grow(td);
 		if (err)
 			return err;

@@ -31,7 +31,7 @@ static inline void unpoison(void *p, size_t len) { }
  * As many whole messages as fit in @len, like the kernel; a malformed
  * length makes the rest one message.  -EMSGSIZE if the first does not fit.
  */
-static ssize_t mem_whole_msgs(const char *p, size_t left, size_t len)
+ssize_t mem_whole_msgs(const char *p, size_t left, size_t len)
 {
 	size_t n = 0, mlen;
 	__u32 l;

@@ -30,5 +30,6 @@ struct mem_source {
 };
 
 void mem_source_init(struct mem_source *ms, const void *data, size_t len);
+ssize_t mem_whole_msgs(const char *p, size_t left, size_t len);
 
 #endif /* __LIBTASKDIAG_SOURCE_H */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
+#include "internal.h"
 #include "helpers.h"
 #include "tests.h"
 
@@ -20,6 +21,7 @@ struct tid_source {
 	struct mem_source	*ms;
 	const struct sb		*next;		/* the answer of the next request */
 	pid_t			tids[RA_READS_MAX];
+	size_t			lens[RA_READS_MAX];	/* asked */
 	int			nr_reads;
 };
 
@@ -32,9 +34,13 @@ static ssize_t tid_read(void *arg, void *buf, size_t len)
 {
 	struct tid_source *ts = arg;
 
-	if (ts->nr_reads < RA_READS_MAX)
-		ts->tids[ts->nr_reads] = gettid_();
-	ts->nr_reads++;
+	int n = __atomic_load_n(&ts->nr_reads, __ATOMIC_RELAXED);
+
+	if (n < RA_READS_MAX) {
+		ts->tids[n] = gettid_();
+		ts->lens[n] = len;
+	}
+	__atomic_store_n(&ts->nr_reads, n + 1, __ATOMIC_RELEASE);
 	return ts->ms->src.read(ts->ms->src.arg, buf, len);
 }
 
@@ -81,13 +87,13 @@ static int reads_elsewhere(const struct tid_source *ts)
 	return n;
 }
 
-/* 300 tasks of 0 to 9 VMAs, the answer to request number @seq */
-static void many_tasks(struct sb *sb, __u32 seq)
+/* @nr tasks of 0 to 9 VMAs, the answer to request number @seq */
+static void many_tasks(struct sb *sb, __u32 seq, __u32 nr)
 {
 	__u32 pid;
 
 	sb_init(sb, seq);
-	for (pid = 1; pid <= 300; pid++)
+	for (pid = 1; pid <= nr; pid++)
 		sb_task(sb, pid, pid, pid % 10);
 }
 
@@ -101,7 +107,7 @@ static int same_tasks_read_elsewhere(void)
 	struct sb sb;
 	int i, plain_reads, ahead_reads;
 
-	many_tasks(&sb, 1);
+	many_tasks(&sb, 1, 300);
 	td = ra_session(&ts, &ms, &sb, 4096, false);
 	CHECK(td);
 	run_all(td, &plain);
@@ -242,9 +248,9 @@ static int new_request_and_delete_midway(void)
 	struct run r;
 	int ret;
 
-	many_tasks(&sb[0], 1);
-	many_tasks(&sb[1], 2);
-	many_tasks(&sb[2], 3);
+	many_tasks(&sb[0], 1, 300);
+	many_tasks(&sb[1], 2, 300);
+	many_tasks(&sb[2], 3, 300);
 	td = ra_session(&ts, &ms, &sb[0], 4096, true);
 	CHECK(td);
 	ret = taskdiag__next(td, &task);
@@ -270,11 +276,150 @@ static int new_request_and_delete_midway(void)
 	return 0;
 }
 
+/* Reads made so far, up to @want, waiting up to 10 s for them */
+static int reads_reach(struct tid_source *ts, int want)
+{
+	int n, i;
+
+	for (i = 0; i < 10000; i++) {
+		n = __atomic_load_n(&ts->nr_reads, __ATOMIC_ACQUIRE);
+		if (n >= want)
+			return n;
+		usleep(1000);
+	}
+	return n;
+}
+
+/*
+ * The thread reads on while the caller does something else, up to
+ * TD_RA_DEPTH buffers ahead of it, and the caller then gets every task
+ */
+static int reads_on_without_caller(void)
+{
+	static struct tid_source ts;
+	struct taskdiag_task *task;
+	struct mem_source ms;
+	struct taskdiag *td;
+	struct run r;
+	struct sb sb;
+	int ahead, ret, i;
+
+	many_tasks(&sb, 1, 300);
+	td = ra_session(&ts, &ms, &sb, 4096, true);
+	CHECK(td);
+	ret = taskdiag__next(td, &task);
+	CHECK_EQ(ret, 1);
+	CHECK_EQ(taskdiag_task__pid(task), 1);
+	ahead = reads_reach(&ts, 1 + TD_RA_DEPTH);
+	usleep(50000);
+	CHECK_EQ(ahead, 1 + TD_RA_DEPTH);
+	CHECK_EQ(__atomic_load_n(&ts.nr_reads, __ATOMIC_ACQUIRE), ahead);
+	run_all(td, &r);
+	taskdiag__delete(td);
+	sb_free(&sb);
+	CHECK_EQ(r.ret, 0);
+	CHECK_EQ(r.nr_tasks, 299);
+	for (i = 0; i < 299; i++)
+		CHECK_EQ(r.pids[i], i + 2);
+	for (i = 1; i < ahead; i++)
+		CHECK(ts.tids[i] != gettid_());
+	return 0;
+}
+
+/*
+ * An answer of less than the buffer: one read without read-ahead; with it,
+ * reads of TD_RAMP_FIRST bytes and then of an eighth of what was read, so
+ * that the caller parses the first while the next are read
+ */
+static int short_reads_first(void)
+{
+	static struct run plain, ahead;
+	static struct tid_source ts;
+	size_t read = 0, want;
+	struct mem_source ms;
+	struct taskdiag *td;
+	struct sb sb;
+	int i;
+
+	many_tasks(&sb, 1, 100);
+	sb_done(&sb);
+	CHECK(sb.len > 3 * TD_RAMP_FIRST && sb.len < 256 * 1024);
+	td = ra_session(&ts, &ms, &sb, 256 * 1024, false);
+	CHECK(td);
+	run_all(td, &plain);
+	taskdiag__delete(td);
+	CHECK_EQ(ts.nr_reads, 1);
+	CHECK_EQ(ts.lens[0], 256 * 1024);
+
+	td = ra_session(&ts, &ms, &sb, 256 * 1024, true);
+	CHECK(td);
+	run_all(td, &ahead);
+	taskdiag__delete(td);
+	CHECK_EQ(plain.ret, 0);
+	CHECK_EQ(ahead.ret, 0);
+	CHECK_EQ(ahead.nr_tasks, 100);
+	for (i = 0; i < 100; i++) {
+		CHECK_EQ(ahead.pids[i], plain.pids[i]);
+		CHECK_EQ(ahead.nr_vmas[i], plain.nr_vmas[i]);
+	}
+	CHECK(ts.nr_reads >= 4);
+	for (i = 0; i < ts.nr_reads; i++) {
+		want = read / TD_RAMP_SHARE;
+		if (want < TD_RAMP_FIRST)
+			want = TD_RAMP_FIRST;
+		CHECK_EQ(ts.lens[i], want);
+		read += mem_whole_msgs(sb.buf + read, sb.len - read, want);
+	}
+	CHECK_EQ(read, sb.len);
+	CHECK(reads_elsewhere(&ts) >= ts.nr_reads - 1);
+	sb_free(&sb);
+	return 0;
+}
+
+/*
+ * A message longer than a short read (-EMSGSIZE, here to the read ahead) is
+ * read with the whole buffer, which does not grow, and so is the rest
+ */
+static int long_message_ends_short_reads(void)
+{
+	static struct tid_source ts;
+	struct mem_source ms;
+	struct taskdiag *td;
+	size_t size;
+	struct run r;
+	struct sb sb;
+
+	sb_init(&sb, 1);
+	sb_task(&sb, 1, 1, 2);
+	sb_task(&sb, 2, 2, 300);
+	CHECK(sb.len > TD_RAMP_FIRST + 4096);
+	sb_task(&sb, 3, 3, 1);
+	sb_done(&sb);
+	td = ra_session(&ts, &ms, &sb, 256 * 1024, true);
+	CHECK(td);
+	size = run_all_and_delete(td, &r);
+	sb_free(&sb);
+	CHECK_EQ(r.ret, 0);
+	CHECK_EQ(r.nr_tasks, 3);
+	CHECK_EQ(r.nr_vmas[1], 300);
+	CHECK_EQ(r.nr_vmas[2], 1);
+	CHECK_EQ(size, 256 * 1024);
+	CHECK_EQ(ts.nr_reads, 3);
+	CHECK_EQ(ts.lens[0], TD_RAMP_FIRST);	/* task 1 */
+	CHECK_EQ(ts.lens[1], TD_RAMP_FIRST);	/* -EMSGSIZE */
+	CHECK_EQ(ts.lens[2], 256 * 1024);	/* tasks 2 and 3 */
+	CHECK(ts.tids[1] != gettid_());
+	return 0;
+}
+
 const struct td_test readahead_tests[] = {
 	TD_TEST(same_tasks_read_elsewhere),
 	TD_TEST(no_read_ahead_past_done),
 	TD_TEST(emsgsize_ahead_grows_buffer),
 	TD_TEST(error_ahead_in_order),
 	TD_TEST(new_request_and_delete_midway),
+	TD_TEST(reads_on_without_caller),
+	TD_TEST(short_reads_first),
+	TD_TEST(long_message_ends_short_reads),
 	{ NULL, NULL },
 };

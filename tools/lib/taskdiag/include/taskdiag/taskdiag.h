@@ -113,9 +113,11 @@ struct taskdiag_source {
  * @source: read responses from here instead of /proc/task-diag; implies
  *	the kernel backend
  * @read_ahead: with the kernel backend, a thread of the session reads the
- *	next buffer of an answer while the caller handles the tasks of the one
- *	before (a second buffer; the source's read is then called from that
- *	thread, one call at a time); tasks come in the same order
+ *	next buffers of an answer, up to 8 ahead, while the caller handles the
+ *	tasks of the ones before; the first reads of an answer are short, so
+ *	that a short answer too comes in several (the source's read is then
+ *	called from that thread, one call at a time); tasks come in the same
+ *	order
  */
 struct taskdiag_opts {
 	size_t sz;
