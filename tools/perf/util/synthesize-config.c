@@ -5,7 +5,7 @@
  *	[synthesize]
  *		task-diag = false		# always walk /proc
  *		task-diag-buffer = 262144	# read buffer of /proc/task-diag
- *		task-diag-read-ahead = false	# no second thread reading ahead
+ *		task-diag-read-ahead = false	# no threads reading ahead
  *		procmap-query = true		# the /proc walk's maps by ioctl
  *		bpf-iter = true			# BPF iterators, not /proc
  */

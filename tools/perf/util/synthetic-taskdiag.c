@@ -4,15 +4,17 @@
  * from /proc/task-diag through libtaskdiag, instead of reading three or
  * more /proc files per task.
  *
- * One transaction describes every thread with TASK_DIAG_SHOW_BASE and, in
- * the message of its thread group leader only (TASK_DIAG_SHOW_VMA_LEADERS),
- * the maps of each process, with the build ID of each mapped file for
- * build-id MMAP2 events.  On a kernel without those flags two transactions
- * are read side by side, both in tgid order: every thread with
- * TASK_DIAG_SHOW_BASE, and every process with TASK_DIAG_SHOW_VMA.  The
- * events are those of the /proc walk in synthetic-events.c, in the same
- * order: FORK, NAMESPACES and COMM of each thread, and the MMAP2 events of
- * a process after the COMM of its thread group leader.
+ * With a thread reading ahead (more than one CPU), two transactions are
+ * read side by side, both in tgid order, each on a thread of its own so
+ * that the kernel dumps them on two CPUs at once: every thread with
+ * TASK_DIAG_SHOW_BASE, and every process with TASK_DIAG_SHOW_VMA, with the
+ * build ID of each mapped file for build-id MMAP2 events.  On one CPU one
+ * transaction describes every thread and, in the message of its thread
+ * group leader only (TASK_DIAG_SHOW_VMA_LEADERS), the maps of its process;
+ * a kernel without that flag gets the two transactions.  The events are
+ * those of the /proc walk in synthetic-events.c, in the same order: FORK,
+ * NAMESPACES and COMM of each thread, and the MMAP2 events of a process
+ * after the COMM of its thread group leader.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -38,6 +40,7 @@ struct td_synth {
 	struct machine		*machine;
 	bool			needs_mmap;
 	bool			mmap_data;
+	bool			read_ahead;	/* a thread reads each session */
 	bool			one_txn;	/* the leaders carry the maps */
 	bool			build_ids;	/* the kernel reads them */
 	struct perf_synth_events ev;
@@ -211,13 +214,17 @@ static int td_synth__thread(struct td_synth *s, struct taskdiag_task *t)
 }
 
 /*
- * The requests of a synthesis without maps, or on a kernel without
- * TASK_DIAG_SHOW_VMA_LEADERS: every thread on @threads, and on a second
- * session the VMAs of every process (each message says whose they are)
+ * The requests of a synthesis without maps, with read-ahead, or on a
+ * kernel without TASK_DIAG_SHOW_VMA_LEADERS: every thread on @threads, and
+ * on a second session, read ahead as @threads is, the VMAs of every
+ * process (each message says whose they are).  The build IDs are asked
+ * for unless the kernel refused the one transaction: without
+ * TASK_DIAG_SHOW_VMA_LEADERS it has no build IDs either.
  */
 static int td_synth__two_txns(struct td_synth *s, struct taskdiag *threads,
 			      perf_taskdiag_source_fn new_source)
 {
+	__u64 show = td_synth__vma_show(s->mmap_data);
 	int err;
 
 	err = td_synth__ask(threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
@@ -225,12 +232,12 @@ static int td_synth__two_txns(struct td_synth *s, struct taskdiag *threads,
 	if (err || !s->needs_mmap)
 		return err;
 
-	s->maps = td_synth__open(new_source, false);
+	s->maps = td_synth__open(new_source, s->read_ahead);
 	if (!s->maps)
 		return -errno;
-	err = td_synth__ask(s->maps, TASK_DIAG_DUMP_ALL, 0,
-			    td_synth__vma_show(s->mmap_data) &
-			    ~TASK_DIAG_SHOW_VMA_BUILD_ID);
+	if (!s->read_ahead)
+		show &= ~TASK_DIAG_SHOW_VMA_BUILD_ID;
+	err = td_synth__request(s, s->maps, TASK_DIAG_DUMP_ALL, 0, show);
 	if (err)
 		return err;
 	s->maps_state = taskdiag__next(s->maps, &s->proc);
@@ -243,7 +250,7 @@ static int td_synth__all(struct td_synth *s, struct taskdiag *threads,
 	struct taskdiag_task *t;
 	int err;
 
-	if (s->needs_mmap) {
+	if (s->needs_mmap && !s->read_ahead) {
 		/* EINVAL: a kernel without TASK_DIAG_SHOW_VMA_LEADERS */
 		err = td_synth__request(s, threads, TASK_DIAG_DUMP_ALL_THREAD, 0,
 					TASK_DIAG_SHOW_BASE |
@@ -301,8 +308,9 @@ bool perf_taskdiag__available(void)
  *
  * The events are sent from the calling thread, in the order of the /proc
  * walk; with synthesize.task-diag-read-ahead and more than one CPU online,
- * a second thread reads the kernel's answer ahead while this one sends the
- * events of what it read before.
+ * two more threads read the kernel's answers ahead, the threads on one and
+ * the maps on the other, while this one sends the events of what they
+ * read before.
  *
  * Return: 0, -EOPNOTSUPP when task_diag is switched off or cannot serve
  * @machine, or the -errno of libtaskdiag (-ENOENT: no /proc/task-diag).
@@ -325,9 +333,9 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 	if (!td_synth__usable(machine))
 		return -EOPNOTSUPP;
 
-	threads = td_synth__open(new_source,
-				 perf_synthesize_taskdiag_read_ahead &&
-				 sysconf(_SC_NPROCESSORS_ONLN) > 1);
+	s.read_ahead = perf_synthesize_taskdiag_read_ahead &&
+		       sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	threads = td_synth__open(new_source, s.read_ahead);
 	if (!threads)
 		return -errno;
 

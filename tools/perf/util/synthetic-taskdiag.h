@@ -14,8 +14,8 @@ extern bool perf_synthesize_taskdiag;
 /* synthesize.task-diag-buffer: the read buffer size, in bytes */
 extern unsigned long perf_synthesize_taskdiag_buf;
 /*
- * synthesize.task-diag-read-ahead: with more than one CPU online, a second
- * thread reads the answer ahead while the events are sent
+ * synthesize.task-diag-read-ahead: with more than one CPU online, two
+ * threads read the threads and the maps ahead while the events are sent
  */
 extern bool perf_synthesize_taskdiag_read_ahead;
 
