@@ -172,24 +172,38 @@ static int no_read_ahead_past_done(void)
 	return 0;
 }
 
+/*
+ * Tasks 1, 2 (with @nr_vmas VMAs) and 3 read ahead on a session of
+ * @buf_size, all of them: the size the buffer ends with, 0 without session
+ */
+static size_t read_long_middle(struct tid_source *ts, int nr_vmas,
+			       size_t buf_size, struct run *r)
+{
+	struct mem_source ms;
+	struct taskdiag *td;
+	size_t size = 0;
+	struct sb sb;
+
+	sb_init(&sb, 1);
+	sb_task(&sb, 1, 1, 0);
+	sb_task(&sb, 2, 2, nr_vmas);
+	sb_task(&sb, 3, 3, 1);
+	sb_done(&sb);
+	td = ra_session(ts, &ms, &sb, buf_size, true);
+	if (td)
+		size = run_all_and_delete(td, r);
+	sb_free(&sb);
+	return size;
+}
+
 /* A message too big for the buffer, met by a read ahead, grows it */
 static int emsgsize_ahead_grows_buffer(void)
 {
 	static struct tid_source ts;
-	struct mem_source ms;
-	struct taskdiag *td;
 	struct run r;
-	struct sb sb;
 	size_t size;
 
-	sb_init(&sb, 1);
-	sb_task(&sb, 1, 1, 0);
-	sb_task(&sb, 2, 2, 60);
-	sb_task(&sb, 3, 3, 1);
-	td = ra_session(&ts, &ms, &sb, 512, true);
-	CHECK(td);
-	size = run_all_and_delete(td, &r);
-	sb_free(&sb);
+	size = read_long_middle(&ts, 60, 512, &r);
 	CHECK_EQ(r.ret, 0);
 	CHECK_EQ(r.nr_tasks, 3);
 	CHECK_EQ(r.nr_vmas[1], 60);
@@ -383,22 +397,10 @@ static int short_reads_first(void)
 static int long_message_ends_short_reads(void)
 {
 	static struct tid_source ts;
-	struct mem_source ms;
-	struct taskdiag *td;
-	size_t size;
 	struct run r;
-	struct sb sb;
+	size_t size;
 
-	sb_init(&sb, 1);
-	sb_task(&sb, 1, 1, 2);
-	sb_task(&sb, 2, 2, 300);
-	CHECK(sb.len > TD_RAMP_FIRST + 4096);
-	sb_task(&sb, 3, 3, 1);
-	sb_done(&sb);
-	td = ra_session(&ts, &ms, &sb, 256 * 1024, true);
-	CHECK(td);
-	size = run_all_and_delete(td, &r);
-	sb_free(&sb);
+	size = read_long_middle(&ts, 300, 256 * 1024, &r);
 	CHECK_EQ(r.ret, 0);
 	CHECK_EQ(r.nr_tasks, 3);
 	CHECK_EQ(r.nr_vmas[1], 300);
