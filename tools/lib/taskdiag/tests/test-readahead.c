@@ -204,6 +204,7 @@ static int emsgsize_ahead_grows_buffer(void)
 	size_t size;
 
 	size = read_long_middle(&ts, 60, 512, &r);
+	CHECK(size);				/* the session opened */
 	CHECK_EQ(r.ret, 0);
 	CHECK_EQ(r.nr_tasks, 3);
 	CHECK_EQ(r.nr_vmas[1], 60);
@@ -401,6 +402,7 @@ static int long_message_ends_short_reads(void)
 	size_t size;
 
 	size = read_long_middle(&ts, 300, 256 * 1024, &r);
+	CHECK(size);				/* the session opened */
 	CHECK_EQ(r.ret, 0);
 	CHECK_EQ(r.nr_tasks, 3);
 	CHECK_EQ(r.nr_vmas[1], 300);
