@@ -3,7 +3,10 @@
  * VMA names that do not fit the first name buffer: /proc/PID/maps prints
  * them whole (seq_file grows its buffer), task_diag must give the same
  * name, or, past what a record may carry, none with
- * TASK_DIAG_VMA_F_NAME_TOOLONG, and never a corrupted one.
+ * TASK_DIAG_VMA_F_NAME_TOOLONG, and never a corrupted one.  Names made
+ * once in a read() for every process mapping a file: each process gets
+ * the name of its own file, and a file renamed or unlinked between two
+ * reads its name of then.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -264,6 +267,179 @@ TEST_F(names, areas_of_two_files_alternating)
 	td_dump_free(&d);
 	proc_maps_free(&m);
 	kill_reap(pid);
+}
+
+/* The name task_diag gave the area of the file @st in @t, or NULL */
+static const char *vma_name_of(const struct td_task *t, const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; t && i < t->nr_vmas; i++)
+		if (t->vmas[i].rec.inode == st->st_ino)
+			return t->vmas[i].name;
+	return NULL;
+}
+
+/* A file @name in @dirfd of one page, its fd, and its stat in @st */
+static int make_page_file(int dirfd, const char *name, struct stat *st)
+{
+	int fd = openat(dirfd, name, O_RDWR | O_CREAT, 0644);
+
+	if (fd < 0 || ftruncate(fd, 4096) || fstat(fd, st)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+#define NR_MAPPERS	6
+
+/*
+ * The name of a file is made once in a read() for all the processes that
+ * map it: four processes map one file, two others a file of the same name
+ * in another directory, and each gets the name of its own file, as
+ * /proc/PID/maps gives it.
+ */
+TEST_F(names, one_file_many_processes)
+{
+	struct stat st[2];
+	pid_t pids[NR_MAPPERS];
+	struct td_dump d;
+	int fd[2], i, n;
+	char *want;
+
+	ASSERT_EQ(0, mkdirat(self->dirfd, "a", 0755));
+	ASSERT_EQ(0, mkdirat(self->dirfd, "b", 0755));
+	fd[0] = make_page_file(self->dirfd, "a/lib.so", &st[0]);
+	fd[1] = make_page_file(self->dirfd, "b/lib.so", &st[1]);
+	ASSERT_GE(fd[0], 0);
+	ASSERT_GE(fd[1], 0);
+	for (n = 0; n < NR_MAPPERS; n++) {
+		pids[n] = spawn_child(map_fd_fn, &fd[n % 3 == 2]);
+		if (pids[n] <= 0)
+			break;
+	}
+	close(fd[0]);
+	close(fd[1]);
+	ASSERT_EQ(NR_MAPPERS, n) {
+		kill_reap_all(pids, n);
+	}
+
+	ASSERT_EQ(0, td_dump(&d, TASK_DIAG_SHOW_VMA, TASK_DIAG_DUMP_CHILDREN,
+			     getpid(), TD_BUF_BIG)) {
+		kill_reap_all(pids, n);
+	}
+	TD_EXPECT_CLEAN(&d);
+	EXPECT_EQ(1U, d.nr_reads);		/* all in one read() */
+	for (i = 0; i < n; i++) {
+		const char *got = vma_name_of(td_find(&d, pids[i]), &st[i % 3 == 2]);
+
+		want = maps_name(pids[i], "/lib.so");
+		ASSERT_NE(NULL, want);
+		ASSERT_NE(NULL, got);
+		EXPECT_STREQ(want, got);
+		free(want);
+	}
+	td_dump_free(&d);
+	kill_reap_all(pids, n);
+}
+
+/* The lowest address of a test process: its first area */
+#define LOW_ADDR	((void *)0x10000000UL)
+
+struct low_map {
+	int fd;
+	int nr_more;		/* areas mapped above it */
+};
+
+/* In a spawn_child(): the file of @arg first of all, then more areas */
+static int map_low_fn(void *arg)
+{
+	struct low_map *m = arg;
+
+	if (mmap(LOW_ADDR, 4096, PROT_READ, MAP_SHARED | MAP_FIXED_NOREPLACE,
+		 m->fd, 0) != LOW_ADDR)
+		return 1;
+	return m->nr_more && map_many_vmas(m->nr_more);
+}
+
+/*
+ * Names are kept for one read() only: a file renamed or unlinked between
+ * two reads of one answer has, in the process described in the second
+ * read, the name /proc/PID/maps gives after it, and in the one of the
+ * first read the name it gave before.  The first process maps the file
+ * first, then more areas than a small read holds: the first read ends
+ * within it.
+ */
+static void check_between_reads(struct __test_metadata *_metadata, int dirfd,
+				bool unlink_it)
+{
+	char *before, *after = NULL;
+	const char *got[2];
+	pid_t pids[2] = { -1, -1 };
+	struct low_map m = { .nr_more = 400 };
+	struct td_dump d;
+	struct stat st;
+	int tdfd;
+
+	m.fd = make_page_file(dirfd, "old", &st);
+	ASSERT_GE(m.fd, 0);
+	pids[0] = spawn_child(map_low_fn, &m);
+	m.nr_more = 0;
+	pids[1] = spawn_child(map_low_fn, &m);
+	close(m.fd);
+	ASSERT_GT(pids[0], 0);
+	ASSERT_GT(pids[1], 0) {
+		kill_reap(pids[0]);
+	}
+	before = maps_name(pids[0], "/old");
+	ASSERT_NE(NULL, before) {
+		kill_reap_all(pids, 2);
+	}
+
+	tdfd = td_open();
+	ASSERT_GE(tdfd, 0);
+	ASSERT_EQ(0, td_request(tdfd, TASK_DIAG_SHOW_VMA, TASK_DIAG_DUMP_CHILDREN,
+				getpid(), TD_SEQ));
+	td_dump_init(&d, TASK_DIAG_SHOW_VMA, TD_SEQ);
+	ASSERT_GT(td_read_once(tdfd, &d, TD_BUF_SMALL), 0);
+	/* the first read described the area of the first process only */
+	ASSERT_NE(NULL, vma_name_of(td_find(&d, pids[0]), &st));
+	ASSERT_EQ(NULL, td_find(&d, pids[1]));
+
+	if (unlink_it) {
+		ASSERT_EQ(0, unlinkat(dirfd, "old", 0));
+		after = maps_name(pids[1], "/old (deleted)");
+	} else {
+		ASSERT_EQ(0, renameat(dirfd, "old", dirfd, "new"));
+		after = maps_name(pids[1], "/new");
+	}
+	ASSERT_NE(NULL, after);
+	ASSERT_EQ(0, td_read_all(tdfd, &d, TD_BUF_SMALL));
+	TD_EXPECT_CLEAN(&d);
+	got[0] = vma_name_of(td_find(&d, pids[0]), &st);
+	got[1] = vma_name_of(td_find(&d, pids[1]), &st);
+	ASSERT_NE(NULL, got[0]);
+	ASSERT_NE(NULL, got[1]);
+	EXPECT_STREQ(before, got[0]);
+	EXPECT_STREQ(after, got[1]);
+
+	close(tdfd);
+	td_dump_free(&d);
+	free(before);
+	free(after);
+	kill_reap_all(pids, 2);
+}
+
+TEST_F(names, renamed_between_reads)
+{
+	check_between_reads(_metadata, self->dirfd, false);
+}
+
+TEST_F(names, unlinked_between_reads)
+{
+	check_between_reads(_metadata, self->dirfd, true);
 }
 
 TEST_HARNESS_MAIN
