@@ -174,10 +174,12 @@ static int no_read_ahead_past_done(void)
 
 /*
  * Tasks 1, 2 (with @nr_vmas VMAs) and 3 read ahead on a session of
- * @buf_size, all of them: the size the buffer ends with, 0 without session
+ * @buf_size, all of them: the size the buffer ends with, 0 without session;
+ * *@answer_len, the length of the answer
  */
 static size_t read_long_middle(struct tid_source *ts, int nr_vmas,
-			       size_t buf_size, struct run *r)
+			       size_t buf_size, struct run *r,
+			       size_t *answer_len)
 {
 	struct mem_source ms;
 	struct taskdiag *td;
@@ -189,6 +191,7 @@ static size_t read_long_middle(struct tid_source *ts, int nr_vmas,
 	sb_task(&sb, 2, 2, nr_vmas);
 	sb_task(&sb, 3, 3, 1);
 	sb_done(&sb);
+	*answer_len = sb.len;
 	td = ra_session(ts, &ms, &sb, buf_size, true);
 	if (td)
 		size = run_all_and_delete(td, r);
@@ -200,10 +203,10 @@ static size_t read_long_middle(struct tid_source *ts, int nr_vmas,
 static int emsgsize_ahead_grows_buffer(void)
 {
 	static struct tid_source ts;
+	size_t size, len;
 	struct run r;
-	size_t size;
 
-	size = read_long_middle(&ts, 60, 512, &r);
+	size = read_long_middle(&ts, 60, 512, &r, &len);
 	CHECK(size);				/* the session opened */
 	CHECK_EQ(r.ret, 0);
 	CHECK_EQ(r.nr_tasks, 3);
@@ -398,11 +401,12 @@ static int short_reads_first(void)
 static int long_message_ends_short_reads(void)
 {
 	static struct tid_source ts;
+	size_t size, len;
 	struct run r;
-	size_t size;
 
-	size = read_long_middle(&ts, 300, 256 * 1024, &r);
+	size = read_long_middle(&ts, 300, 256 * 1024, &r, &len);
 	CHECK(size);				/* the session opened */
+	CHECK(len > TD_RAMP_FIRST + 4096);	/* longer than a short read */
 	CHECK_EQ(r.ret, 0);
 	CHECK_EQ(r.nr_tasks, 3);
 	CHECK_EQ(r.nr_vmas[1], 300);
