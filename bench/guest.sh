@@ -5,7 +5,7 @@
 #   C <tasks> <method> <syscalls>       system calls of one run
 #   N <tasks> <method> <events>         events synthesized
 #   R <tasks> <method> <tasks> <bytes>  what a raw read read
-#   D <tasks> <method> <tasks> <digest> <differ> <renamed> <alone>
+#   D <tasks> <method> <tasks> <digest> <differ> <kthreads> <alone>
 #                                       digest of the events of a synthesis
 #   SWEEP <tasks>                       a size timed for synthesis only
 #   LIBS <tasks> <tasks up> <objects> <big> <areas> <exec areas> <areas> <exec areas>
