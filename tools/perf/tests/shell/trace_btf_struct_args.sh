@@ -13,6 +13,10 @@
 # CPU: a task that moves between the enter and the exit of its call has
 # them read from two CPUs' buffers, maybe the exit first.
 
+shelldir=$(dirname "$0")
+# shellcheck source=lib/task_diag.sh
+. "${shelldir}"/lib/task_diag.sh
+
 tracing=/sys/kernel/tracing
 [ -d ${tracing}/events ] || tracing=/sys/kernel/debug/tracing
 if [ ! -d ${tracing}/events/syscalls/sys_enter_clock_nanosleep ]; then
@@ -23,14 +27,8 @@ if [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "Skip: no vmlinux BTF (a kernel without CONFIG_DEBUG_INFO_BTF)"
 	exit 2
 fi
-if ! perf version --build-options | grep -q 'bpf_skeletons: \[ on'; then
-	echo "Skip: perf built without BPF skeletons"
-	exit 2
-fi
-if ! command -v taskset > /dev/null; then
-	echo "Skip: no taskset"
-	exit 2
-fi
+skip_if_built_without bpf_skeletons
+skip_if_missing taskset "to keep the workload on one CPU"
 if [ "$(id -u)" != 0 ]; then
 	echo "Skip: not root (the skeleton's BPF programs need CAP_BPF and CAP_PERFMON)"
 	exit 2

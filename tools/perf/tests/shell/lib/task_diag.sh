@@ -15,6 +15,15 @@ skip_if_no_task_diag() {
 	fi
 }
 
+# skip_if_built_without FEATURE: skip (exit 2) unless perf version
+# --build-options says FEATURE is on
+skip_if_built_without() {
+	if ! perf version --build-options | grep -q "$1: \[ on"; then
+		echo "Skip: perf built without $1"
+		exit 2
+	fi
+}
+
 # skip_if_missing COMMAND [WHAT FOR]: skip (exit 2) without COMMAND
 skip_if_missing() {
 	if ! command -v "$1" > /dev/null; then
