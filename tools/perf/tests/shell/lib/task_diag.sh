@@ -9,10 +9,7 @@ skip_if_no_task_diag() {
 		echo "Skip: no /proc/task-diag"
 		exit 2
 	fi
-	if ! perf version --build-options | grep -q 'taskdiag: \[ on'; then
-		echo "Skip: perf built without task_diag"
-		exit 2
-	fi
+	skip_if_built_without taskdiag
 }
 
 # skip_if_built_without FEATURE: skip (exit 2) unless perf version
