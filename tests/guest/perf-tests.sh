@@ -61,6 +61,7 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "perf record -a and perf top: no per-task /proc access with task_diag" \
 	    "perf record -a unprivileged: task_diag and /proc synthesize the same" \
 	    "perf top and perf trace -a: tasks named through task_diag synthesis" \
+	    "perf top and perf trace -a: tasks synthesized from task_diag as the events name them" \
 	    "perf record: the build-id pass finds every DSO with samples" \
 	    "perf record: the kernel map spans the running kernel's start and end" \
 	    "perf record: the side band thread is woken to stop, not timed out" \

@@ -359,6 +359,25 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 }
 
 /**
+ * perf_taskdiag__open - a task_diag session for the tasks of @machine
+ * @machine: the machine whose tasks are synthesized
+ * @new_source: NULL to read /proc/task-diag, else what gives the transport
+ *
+ * Return: the session, without read-ahead; NULL and errno when task_diag
+ * is switched off or cannot serve @machine (EOPNOTSUPP), or cannot be
+ * opened.
+ */
+struct taskdiag *perf_taskdiag__open(struct machine *machine,
+				     perf_taskdiag_source_fn new_source)
+{
+	if (!td_synth__usable(machine)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	return td_synth__open(new_source, false);
+}
+
+/**
  * perf_taskdiag__session - the task_diag session of a thread map synthesis
  * @machine: the machine whose tasks are synthesized
  * @new_source: NULL to read /proc/task-diag, else what gives the transport
@@ -371,11 +390,8 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 struct taskdiag *perf_taskdiag__session(struct machine *machine,
 					perf_taskdiag_source_fn new_source)
 {
-	struct taskdiag *td;
+	struct taskdiag *td = perf_taskdiag__open(machine, new_source);
 
-	if (!td_synth__usable(machine))
-		return NULL;
-	td = td_synth__open(new_source, false);
 	if (td)
 		pr_debug("synthesizing the thread map from /proc/task-diag\n");
 	else if (errno != ENOENT)

@@ -31,6 +31,8 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    bool needs_mmap, bool mmap_data,
 					    perf_taskdiag_source_fn new_source,
 					    pid_t *resume_tgid);
+struct taskdiag *perf_taskdiag__open(struct machine *machine,
+				     perf_taskdiag_source_fn new_source);
 struct taskdiag *perf_taskdiag__session(struct machine *machine,
 					perf_taskdiag_source_fn new_source);
 void perf_taskdiag__session_end(struct taskdiag *td);
@@ -58,6 +60,13 @@ perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool __maybe_unu
 					pid_t *resume_tgid __maybe_unused)
 {
 	return -EOPNOTSUPP;
+}
+
+static inline struct taskdiag *
+perf_taskdiag__open(struct machine *machine __maybe_unused,
+		    perf_taskdiag_source_fn new_source __maybe_unused)
+{
+	return NULL;
 }
 
 static inline struct taskdiag *

@@ -63,7 +63,9 @@ until_seen() {
 served() {
 	if [ "$2" = task-diag ]; then
 		grep -q -e 'synthesized [0-9]* threads from /proc/task-diag' \
-			-e 'synthesizing the thread map from /proc/task-diag' "$1"
+			-e 'synthesizing the thread map from /proc/task-diag' \
+			-e 'synthesizing the tasks from /proc/task-diag as they are seen' \
+			"$1"
 	else
 		! grep -q 'from /proc/task-diag' "$1"
 	fi
