@@ -35,17 +35,8 @@ ready "${tmp}/forking"
 ntasks=$(cat /proc/[0-9]*/task/[0-9]*/stat 2>/dev/null | wc -l)
 
 for src in task-diag no-task-diag; do
-	log="${tmp}/top-${src}.log"
-	if ! PERF_CONFIG="${tmp}/${src}.config" until_seen "${log}" \
-		"%  *td-forker  *[^ ]*dash " \
-		perf top -v --stdio -e cpu-clock:u -d 1 --sort comm,dso; then
-		echo "perf top (${src}) did not name td-forker's children in dash:"
-		grep -A 5 PerfTop "${log}" | tail -n 6
-		err=1
-	elif ! served "${log}" ${src}; then
-		echo "perf top (${src}): the synthesis was not served by ${src}"
-		err=1
-	fi
+	top_names ${src} "${tmp}/top-${src}.log" "%  *td-forker  *[^ ]*dash " \
+		"td-forker's children in dash" --sort comm,dso || err=1
 done
 
 for src in task-diag no-task-diag; do
@@ -53,14 +44,8 @@ for src in task-diag no-task-diag; do
 	# to its end: perf trace says what it synthesized when it exits
 	PERF_CONFIG="${tmp}/${src}.config" perf trace -v -a -e wait4 -- \
 		sleep 3 > "${log}" 2>&1 < /dev/null
-	if ! grep -q " td-forker/${pids} wait4(" "${log}"; then
-		echo "perf trace -a (${src}) did not name td-forker/${pids}:"
-		grep wait4 "${log}" | tail -n 5
-		err=1
-	elif ! served "${log}" ${src}; then
-		echo "perf trace -a (${src}): the synthesis was not served by ${src}"
-		err=1
-	fi
+	named "trace -a" ${src} "${log}" " td-forker/${pids} wait4(" \
+		"td-forker/${pids}" wait4 || err=1
 done
 
 for cmd in top trace; do

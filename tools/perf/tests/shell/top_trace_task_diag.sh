@@ -38,19 +38,10 @@ until [ "$(ls /proc/${pids}/task 2>/dev/null | wc -l)" -ge 2 ]; do
 	sleep 0.1
 done
 for src in task-diag no-task-diag; do
-	log="${tmp}/top-${src}.log"
 	# its comm and DSO (-v: the DSO's path; the symbol, with its
 	# address, does not fit the screen)
-	if ! PERF_CONFIG="${tmp}/${src}.config" until_seen "${log}" \
-		"%  *td-thloop  *[^ ]*perf " \
-		perf top -v --stdio -e cpu-clock:u -d 1 --sort comm,dso,sym; then
-		echo "perf top (${src}) did not name td-thloop in the perf DSO:"
-		grep -A 5 PerfTop "${log}" | tail -n 6
-		err=1
-	elif ! served "${log}" ${src}; then
-		echo "perf top (${src}): the synthesis was not served by ${src}"
-		err=1
-	fi
+	top_names ${src} "${tmp}/top-${src}.log" "%  *td-thloop  *[^ ]*perf " \
+		"td-thloop in the perf DSO" --sort comm,dso,sym || err=1
 done
 kill ${pids} && wait ${pids} 2>/dev/null
 
@@ -67,17 +58,12 @@ for target in "-a" "-p ${pids}"; do
 	[ "${target}" = -a ] || who=""
 	for src in task-diag no-task-diag; do
 		log="${tmp}/trace-${src}.log"
+		pattern=" ${who}minfault \[/[^]@]*\.so[^]@]*@"
 		# shellcheck disable=SC2086 # the target is two words or one
-		if ! PERF_CONFIG="${tmp}/${src}.config" until_seen "${log}" \
-			" ${who}minfault \[/[^]@]*\.so[^]@]*@" \
-			perf trace -v ${target} --no-syscalls --pf=min; then
-			echo "perf trace ${target} (${src}) did not name ${who}and its library:"
-			grep minfault "${log}" | tail -n 5
-			err=1
-		elif ! served "${log}" ${src}; then
-			echo "perf trace ${target} (${src}): the synthesis was not served by ${src}"
-			err=1
-		fi
+		PERF_CONFIG="${tmp}/${src}.config" until_seen "${log}" \
+			"${pattern}" perf trace -v ${target} --no-syscalls --pf=min
+		named "trace ${target}" ${src} "${log}" "${pattern}" \
+			"${who}and its library" minfault || err=1
 	done
 done
 exit ${err}

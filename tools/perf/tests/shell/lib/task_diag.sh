@@ -59,6 +59,34 @@ until_seen() {
 	grep -q -e "${pattern}" "${log}"
 }
 
+# named CMD SOURCE LOG PATTERN WHAT SHOW: LOG of perf CMD -v with SOURCE's
+# config (task-diag, no-task-diag) has a line matching PATTERN and says
+# SOURCE served its synthesis; else says which is not so, with the last
+# lines around those matching SHOW
+named() {
+	local cmd=$1 src=$2 log=$3 pattern=$4 what=$5 show=$6
+	if ! grep -q -e "${pattern}" "${log}"; then
+		echo "perf ${cmd} (${src}) did not name ${what}:"
+		grep -A 5 -e "${show}" "${log}" | tail -n 6
+		return 1
+	fi
+	if ! served "${log}" "${src}"; then
+		echo "perf ${cmd} (${src}): the synthesis was not served by ${src}"
+		return 1
+	fi
+}
+
+# top_names SOURCE LOG PATTERN WHAT [OPTION...]: perf top -v --stdio of
+# user cpu-clock samples, with SOURCE's config, until a line of its
+# screens in LOG matches PATTERN; named() of what it showed
+top_names() {
+	local src=$1 log=$2 pattern=$3 what=$4
+	shift 4
+	PERF_CONFIG="${tmp}/${src}.config" until_seen "${log}" "${pattern}" \
+		perf top -v --stdio -e cpu-clock:u -d 1 "$@"
+	named top "${src}" "${log}" "${pattern}" "${what}" PerfTop
+}
+
 # served LOG SOURCE: the synthesis was served by SOURCE, as perf -v says
 served() {
 	if [ "$2" = task-diag ]; then
