@@ -22,6 +22,7 @@
 #include "event.h"
 #include "machine.h"
 #include "sample.h"
+#include "target.h"
 #include "synthetic-source.h"
 #include "synthetic-taskdiag.h"
 #include "synthetic-taskdiag-seen.h"
@@ -42,32 +43,33 @@ struct perf_seen_tasks {
  * @tool: the tool the events go to
  * @process: how it gets them
  * @machine: the machine, which must be the host
+ * @target: what the tool follows: system wide (CPUs) and no task given
  * @needs_mmap: send the MMAP2 events of each thread group leader
  *
- * Return: the state of perf_seen_tasks__event(); NULL when task_diag is
- * switched off, cannot serve @machine or cannot be opened: the tool then
- * synthesizes every task at its start.
+ * Return: the state of perf_seen_tasks__event(); NULL when @target names
+ * tasks, or task_diag is switched off, cannot serve @machine or cannot be
+ * opened: the tool then synthesizes every task at its start.
  */
 struct perf_seen_tasks *perf_seen_tasks__new(const struct perf_tool *tool,
 					     perf_event__handler_t process,
 					     struct machine *machine,
+					     struct target *target,
 					     bool needs_mmap)
 {
 	struct perf_seen_tasks *st;
+	struct taskdiag *td;
 
-	if (!perf_taskdiag__available())
+	if (!target__has_cpu(target) || target__has_task(target))
+		return NULL;
+	td = perf_taskdiag__open(machine, NULL);
+	if (!td)
 		return NULL;
 	st = zalloc(sizeof(*st));
-	if (!st)
-		return NULL;
-	st->td = perf_taskdiag__open(machine, NULL);
-	if (!st->td) {
-		if (errno != EOPNOTSUPP && errno != ENOENT)
-			pr_debug("task_diag: %s, synthesizing every task at the start\n",
-				 strerror(errno));
-		free(st);
+	if (!st) {
+		perf_taskdiag__session_end(td);
 		return NULL;
 	}
+	st->td = td;
 	st->tool = tool;
 	st->process = process;
 	st->needs_mmap = needs_mmap;

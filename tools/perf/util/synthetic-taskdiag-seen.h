@@ -8,11 +8,13 @@ struct machine;
 struct perf_sample;
 struct perf_seen_tasks;
 struct perf_tool;
+struct target;
 
 #ifdef HAVE_TASKDIAG_SUPPORT
 struct perf_seen_tasks *perf_seen_tasks__new(const struct perf_tool *tool,
 					     perf_event__handler_t process,
 					     struct machine *machine,
+					     struct target *target,
 					     bool needs_mmap);
 void perf_seen_tasks__delete(struct perf_seen_tasks *st);
 void perf_seen_tasks__event(struct perf_seen_tasks *st, struct machine *machine,
@@ -23,6 +25,7 @@ static inline struct perf_seen_tasks *
 perf_seen_tasks__new(const struct perf_tool *tool __maybe_unused,
 		     perf_event__handler_t process __maybe_unused,
 		     struct machine *machine __maybe_unused,
+		     struct target *target __maybe_unused,
 		     bool needs_mmap __maybe_unused)
 {
 	return NULL;

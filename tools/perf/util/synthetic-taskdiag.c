@@ -363,18 +363,23 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
  * @machine: the machine whose tasks are synthesized
  * @new_source: NULL to read /proc/task-diag, else what gives the transport
  *
- * Return: the session, without read-ahead; NULL and errno when task_diag
- * is switched off or cannot serve @machine (EOPNOTSUPP), or cannot be
- * opened.
+ * Says (debug) why it could not be opened, unless the kernel has no
+ * /proc/task-diag.
+ *
+ * Return: the session, without read-ahead; NULL when task_diag is
+ * switched off, cannot serve @machine or cannot be opened.
  */
 struct taskdiag *perf_taskdiag__open(struct machine *machine,
 				     perf_taskdiag_source_fn new_source)
 {
-	if (!td_synth__usable(machine)) {
-		errno = EOPNOTSUPP;
+	struct taskdiag *td;
+
+	if (!td_synth__usable(machine))
 		return NULL;
-	}
-	return td_synth__open(new_source, false);
+	td = td_synth__open(new_source, false);
+	if (!td && errno != ENOENT)
+		pr_debug("task_diag: %s, synthesizing from /proc\n", strerror(errno));
+	return td;
 }
 
 /**
@@ -394,9 +399,6 @@ struct taskdiag *perf_taskdiag__session(struct machine *machine,
 
 	if (td)
 		pr_debug("synthesizing the thread map from /proc/task-diag\n");
-	else if (errno != ENOENT)
-		pr_debug("task_diag: %s, synthesizing the thread map from /proc\n",
-			 strerror(errno));
 	return td;
 }
 
