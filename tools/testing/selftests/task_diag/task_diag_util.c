@@ -289,6 +289,10 @@ static void td_feed_attr(struct td_dump *d, struct td_task *t, int type,
 	switch (type) {
 	case TASK_DIAG_BASE:
 		td_copy_group(d, t, &t->base, sizeof(t->base), p, len, type);
+		/* the kernel takes the ids once: the header's are BASE's */
+		if (t->base.pid != t->pid || t->base.tgid != t->tgid)
+			td_err(d, "pid %u tgid %u: BASE says pid %u tgid %u",
+			       t->pid, t->tgid, t->base.pid, t->base.tgid);
 		break;
 	case TASK_DIAG_CRED:
 		td_copy_group(d, t, &t->creds, sizeof(t->creds), p, len, type);
