@@ -72,6 +72,7 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "perf record: build-id MMAP2 events by default when task_diag synthesizes" \
 	    "perf trace -a: system calls of tasks named through task_diag synthesis" \
 	    "perf trace: struct arguments printed through vmlinux BTF" \
+	    "perf trace: kernel maps only when kernel addresses are resolved" \
 	    "perf trace enum augmentation tests" \
 	    "perf: libdebuginfod is loaded only when a debuginfod server is asked" \
 	    "perf: the heap grows 64 MiB at a time" \

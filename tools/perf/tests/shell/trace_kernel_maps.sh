@@ -1,0 +1,65 @@
+#!/bin/bash
+# perf trace: kernel maps only when kernel addresses are resolved
+# SPDX-License-Identifier: GPL-2.0
+#
+# Making the kernel maps reads /proc/kallsyms, which the kernel formats
+# anew at each read, and parses it.  perf trace tracing system calls
+# alone, without callchains, resolves no kernel address: it must not open
+# it, and still print the calls.  With kernel callchains, and with an
+# event whose print format names a kernel function (%ps), it must open it
+# once and name kernel functions.
+
+shelldir=$(dirname "$0")
+# shellcheck source=lib/task_diag.sh
+. "${shelldir}"/lib/task_diag.sh
+
+skip_if_missing strace "to count the opens of /proc/kallsyms"
+if [ "$(id -u)" != 0 ]; then
+	echo "Skip: perf trace -a and the timer events need root"
+	exit 2
+fi
+if [ "$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms)" = \
+     0000000000000000 ]; then
+	echo "Skip: /proc/kallsyms shows no addresses (kptr_restrict)"
+	exit 2
+fi
+
+tmp=$(mktemp -d /tmp/perf-test-trace-kmaps.XXXXXX)
+trap 'rm -rf "${tmp}"' EXIT
+
+# traced NAME EXPECTED-OPENS PATTERN WHAT PERF-TRACE-ARGS...: perf trace
+# with PERF-TRACE-ARGS under strace opens /proc/kallsyms EXPECTED-OPENS
+# times and its output has a line matching PATTERN (WHAT)
+traced() {
+	local name=$1 want=$2 pattern=$3 what=$4 n
+	shift 4
+	if ! strace -f -qq -e trace=open,openat -o "${tmp}/${name}.strace" \
+		perf trace -o "${tmp}/${name}.out" "$@" > "${tmp}/${name}.err" 2>&1; then
+		echo "perf trace $* failed:"
+		tail -n 20 "${tmp}/${name}.err"
+		return 1
+	fi
+	n=$(grep -c 'open[a-z0-9]*(.*"/proc/kallsyms"' "${tmp}/${name}.strace")
+	echo "perf trace $*: /proc/kallsyms opened ${n} times"
+	if [ "${n}" -ne "${want}" ]; then
+		echo "expected ${want}"
+		return 1
+	fi
+	if ! grep -m 2 -E -e "${pattern}" "${tmp}/${name}.out"; then
+		echo "no ${what} in its output:"
+		tail -n 20 "${tmp}/${name}.out"
+		return 1
+	fi
+	return 0
+}
+
+err=0
+traced syscalls 0 '^ *[0-9.]+ .*true/[0-9]+ exit_group\(' \
+	"exit_group() of the workload" -a -- true || err=1
+traced callchain 1 '^ +[A-Za-z_][A-Za-z0-9_.]*(\+0x[0-9a-f]+)? \(\[kernel\.kallsyms\]\)$' \
+	"kernel function in a callchain" \
+	--call-graph fp --kernel-syscall-graph -e openat -- cat /dev/null || err=1
+traced timer 1 'function=[A-Za-z_][A-Za-z0-9_.]*' \
+	"function named by timer:hrtimer_start" \
+	-a --libtraceevent_print -e timer:hrtimer_start -- sleep 0.2 || err=1
+exit ${err}
