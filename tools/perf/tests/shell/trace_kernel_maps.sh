@@ -5,9 +5,10 @@
 # Making the kernel maps reads /proc/kallsyms, which the kernel formats
 # anew at each read, and parses it.  perf trace tracing system calls
 # alone, without callchains, resolves no kernel address: it must not open
-# it, and still print the calls.  With kernel callchains, and with an
-# event whose print format names a kernel function (%ps), it must open it
-# once and name kernel functions.
+# it (nor with the vfs_getname probe, if there is one), and still print
+# the calls.  With kernel callchains, and with an event whose print format
+# names a kernel function (%ps), it must open it and name kernel
+# functions.
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/task_diag.sh
@@ -27,9 +28,10 @@ fi
 tmp=$(mktemp -d /tmp/perf-test-trace-kmaps.XXXXXX)
 trap 'rm -rf "${tmp}"' EXIT
 
-# traced NAME EXPECTED-OPENS PATTERN WHAT PERF-TRACE-ARGS...: perf trace
-# with PERF-TRACE-ARGS under strace opens /proc/kallsyms EXPECTED-OPENS
-# times and its output has a line matching PATTERN (WHAT)
+# traced NAME OPENS PATTERN WHAT PERF-TRACE-ARGS...: perf trace with
+# PERF-TRACE-ARGS under strace opens /proc/kallsyms not at all (OPENS
+# none) or at least once (some), and its output has a line matching
+# PATTERN (WHAT)
 traced() {
 	local name=$1 want=$2 pattern=$3 what=$4 n
 	shift 4
@@ -41,7 +43,8 @@ traced() {
 	fi
 	n=$(grep -c 'open[a-z0-9]*(.*"/proc/kallsyms"' "${tmp}/${name}.strace")
 	echo "perf trace $*: /proc/kallsyms opened ${n} times"
-	if [ "${n}" -ne "${want}" ]; then
+	if { [ "${want}" = none ] && [ "${n}" -ne 0 ]; } ||
+	   { [ "${want}" = some ] && [ "${n}" -lt 1 ]; }; then
 		echo "expected ${want}"
 		return 1
 	fi
@@ -54,12 +57,12 @@ traced() {
 }
 
 err=0
-traced syscalls 0 '^ *[0-9.]+ .*true/[0-9]+ exit_group\(' \
+traced syscalls none '^ *[0-9.]+ .*true/[0-9]+ exit_group\(' \
 	"exit_group() of the workload" -a -- true || err=1
-traced callchain 1 '^ +[A-Za-z_][A-Za-z0-9_.]*(\+0x[0-9a-f]+)? \(\[kernel\.kallsyms\]\)$' \
+traced callchain some '^ +[A-Za-z_][A-Za-z0-9_.]*(\+0x[0-9a-f]+)? \(\[kernel\.kallsyms\]\)$' \
 	"kernel function in a callchain" \
 	--call-graph fp --kernel-syscall-graph -e openat -- cat /dev/null || err=1
-traced timer 1 'function=[A-Za-z_][A-Za-z0-9_.]*' \
+traced timer some 'function=[A-Za-z_][A-Za-z0-9_.]*' \
 	"function named by timer:hrtimer_start" \
 	-a --libtraceevent_print -e timer:hrtimer_start -- sleep 0.2 || err=1
 exit ${err}
