@@ -10,23 +10,16 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/perf_top_strace.sh
 . "${shelldir}"/lib/perf_top_strace.sh
+# shellcheck source=lib/kallsyms.sh
+. "${shelldir}"/lib/kallsyms.sh
 
 if ! command -v strace > /dev/null; then
 	echo "strace is not installed"
 	exit 2
 fi
-if [ "$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms)" = \
-     0000000000000000 ]; then
-	echo "/proc/kallsyms shows no addresses to this user (kptr_restrict)"
-	exit 2
-fi
+skip_if_kallsyms_hidden
 
 top_strace_init
-
-# opens LOG: how many times LOG shows /proc/kallsyms opened
-opens() {
-	grep -c 'open[a-z0-9]*(.*"/proc/kallsyms"' "$1"
-}
 
 err=0
 if ! strace -f -qq -e trace=open,openat -o "${tmp}/record.strace" \
@@ -36,7 +29,7 @@ if ! strace -f -qq -e trace=open,openat -o "${tmp}/record.strace" \
 	tail -n 20 "${tmp}/record.log"
 	exit 1
 fi
-n=$(opens "${tmp}/record.strace")
+n=$(kallsyms_opens "${tmp}/record.strace")
 echo "perf record -a opened /proc/kallsyms ${n} times"
 [ "${n}" -eq 1 ] || err=1
 
@@ -58,7 +51,7 @@ for name in $(grep -o -e "${ksym}" "${tmp}/top.out" | awk '{ print $2 }' |
 		err=1
 	fi
 done
-n=$(opens "${tmp}/top.strace")
+n=$(kallsyms_opens "${tmp}/top.strace")
 echo "perf top opened /proc/kallsyms ${n} times"
 [ "${n}" -eq 1 ] || err=1
 exit ${err}

@@ -13,17 +13,15 @@
 shelldir=$(dirname "$0")
 # shellcheck source=lib/task_diag.sh
 . "${shelldir}"/lib/task_diag.sh
+# shellcheck source=lib/kallsyms.sh
+. "${shelldir}"/lib/kallsyms.sh
 
 skip_if_missing strace "to count the opens of /proc/kallsyms"
 if [ "$(id -u)" != 0 ]; then
 	echo "Skip: perf trace -a and the timer events need root"
 	exit 2
 fi
-if [ "$(awk '$3 == "_stext" { print $1; exit }' /proc/kallsyms)" = \
-     0000000000000000 ]; then
-	echo "Skip: /proc/kallsyms shows no addresses (kptr_restrict)"
-	exit 2
-fi
+skip_if_kallsyms_hidden
 
 tmp=$(mktemp -d /tmp/perf-test-trace-kmaps.XXXXXX)
 trap 'rm -rf "${tmp}"' EXIT
@@ -41,7 +39,7 @@ traced() {
 		tail -n 20 "${tmp}/${name}.err"
 		return 1
 	fi
-	n=$(grep -c 'open[a-z0-9]*(.*"/proc/kallsyms"' "${tmp}/${name}.strace")
+	n=$(kallsyms_opens "${tmp}/${name}.strace")
 	echo "perf trace $*: /proc/kallsyms opened ${n} times"
 	if { [ "${want}" = none ] && [ "${n}" -ne 0 ]; } ||
 	   { [ "${want}" = some ] && [ "${n}" -lt 1 ]; }; then
