@@ -24,10 +24,12 @@ err=0
 # a comm of its own: a link's name is the comm of what it runs
 ln -s "$(command -v dash)" "${tmp}/td-forker"
 # shellcheck disable=SC2016 # the workload's own variables
-"${tmp}/td-forker" -c ': > "$1"/forking
+"${tmp}/td-forker" -c ': > "$1"/rounds
+: > "$1"/forking
 while :; do
 	sleep 0.3
 	(i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done)
+	echo >> "$1"/rounds
 done' td-forker "${tmp}" &
 pids=$!
 ready "${tmp}/forking"
@@ -41,9 +43,14 @@ done
 
 for src in task-diag no-task-diag; do
 	log="${tmp}/trace-${src}.log"
-	# to its end: perf trace says what it synthesized when it exits
+	# to its end: perf trace says what it synthesized when it exits.
+	# It ends once the workload ended two rounds (at most 60 s): one
+	# wait4() at least was wholly traced, however slow the machine.
 	PERF_CONFIG="${tmp}/${src}.config" perf trace -v -a -e wait4 -- \
-		sleep 3 > "${log}" 2>&1 < /dev/null
+		dash -c 'n=$(wc -l < "$1"/rounds) s=0
+		while [ "$(wc -l < "$1"/rounds)" -lt $((n + 2)) ] && [ $s -lt 300 ]; do
+			sleep 0.2; s=$((s + 1))
+		done' td-forker "${tmp}" > "${log}" 2>&1 < /dev/null
 	named "trace -a" ${src} "${log}" " td-forker/${pids} wait4(" \
 		"td-forker/${pids}" wait4 || err=1
 done
