@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -315,10 +316,17 @@ static void fault__reset(void)
 	fault.nr_reads_elsewhere = 0;
 }
 
+/*
+ * From how many tasks on the system the tests of the read-ahead read ahead:
+ * 0, whatever their number, but for the test of that setting
+ */
+static unsigned long read_ahead_tasks;
+
 /* The synthesis settings of perf config that a test sets */
 struct td_want {
-	bool	taskdiag;	/* synthesize.task-diag */
-	bool	read_ahead;	/* synthesize.task-diag-read-ahead */
+	bool		taskdiag;	/* synthesize.task-diag */
+	bool		read_ahead;	/* synthesize.task-diag-read-ahead */
+	unsigned long	read_ahead_tasks; /* and -read-ahead-tasks */
 };
 
 /*
@@ -331,10 +339,12 @@ static struct td_want taskdiag__want(bool on)
 	struct td_want was = {
 		.taskdiag = perf_synthesize_taskdiag,
 		.read_ahead = perf_synthesize_taskdiag_read_ahead,
+		.read_ahead_tasks = perf_synthesize_taskdiag_read_ahead_tasks,
 	};
 
 	perf_synthesize_taskdiag = on;
 	perf_synthesize_taskdiag_read_ahead = read_ahead;
+	perf_synthesize_taskdiag_read_ahead_tasks = read_ahead_tasks;
 	return was;
 }
 
@@ -342,6 +352,17 @@ static void taskdiag__restore(struct td_want was)
 {
 	perf_synthesize_taskdiag = was.taskdiag;
 	perf_synthesize_taskdiag_read_ahead = was.read_ahead;
+	perf_synthesize_taskdiag_read_ahead_tasks = was.read_ahead_tasks;
+}
+
+/* Whether a synthesis of the test reads ahead, as perf decides it */
+static bool reads_ahead(void)
+{
+	struct td_want was = taskdiag__want(true);
+	bool ret = perf_taskdiag__read_ahead();
+
+	taskdiag__restore(was);
+	return ret;
 }
 
 /* Synthesize all tasks, from task_diag or from /proc; keep ours */
@@ -594,7 +615,7 @@ static bool no_task_diag(void)
 static int check_requests(bool needs_mmap, __u64 reject)
 {
 	bool ids = symbol_conf.buildid_mmap2;
-	bool split = read_ahead && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	bool split = reads_ahead();
 	bool older = !split && (reject & TASK_DIAG_SHOW_VMA_LEADERS);
 	unsigned int want = needs_mmap && (split || older) ? 2 : 1, refused = 0;
 	__u64 want_show = 0, never = reject;
@@ -667,10 +688,9 @@ static int __compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
 		pr_debug("no MMAP2 event with a build-id\n");
 		ret = TEST_FAIL;
 	}
-	if (!!fault.nr_reads_elsewhere !=
-	    (read_ahead && sysconf(_SC_NPROCESSORS_ONLN) > 1)) {
+	if (!!fault.nr_reads_elsewhere != reads_ahead()) {
 		pr_debug("%u reads on another thread, read-ahead %s\n",
-			 fault.nr_reads_elsewhere, read_ahead ? "on" : "off");
+			 fault.nr_reads_elsewhere, reads_ahead() ? "on" : "off");
 		ret = TEST_FAIL;
 	}
 	if (needs_mmap ? count_type(&td, PERF_RECORD_MMAP2) < min_mmaps :
@@ -1437,12 +1457,42 @@ out:
 }
 
 /*
+ * synthesize.task-diag-read-ahead-tasks: no thread reads ahead when more
+ * tasks are asked for than the system has, and one transaction serves; with
+ * one task asked for, as with 0, they do on more than one CPU.
+ */
+static int read_ahead_from_tasks(void)
+{
+	bool any;
+	int ret;
+
+	any = reads_ahead();
+	read_ahead_tasks = 1;
+	if (reads_ahead() != any) {
+		pr_debug("read-ahead from 1 task %s, whatever the tasks %s\n",
+			 reads_ahead() ? "on" : "off", any ? "on" : "off");
+		read_ahead_tasks = 0;
+		return TEST_FAIL;
+	}
+	read_ahead_tasks = ULONG_MAX;
+	if (reads_ahead()) {
+		pr_debug("read-ahead on with fewer tasks than asked for\n");
+		ret = TEST_FAIL;
+	} else {
+		ret = compare_syntheses(true, false, false, 3);
+	}
+	read_ahead_tasks = 0;
+	return ret;
+}
+
+/*
  * With synthesize.task-diag-read-ahead and more than one CPU online, the
  * threads and the maps are two transactions, each read ahead on a thread
  * of libtaskdiag: in small buffers, so that the answers take several reads
  * and the caller waits for those made ahead (one made ahead of the last
  * buffer may be dropped before it starts); with data mappings, with
- * build-id MMAP2 events, and on a kernel without build IDs
+ * build-id MMAP2 events, on a kernel without build IDs, and not with fewer
+ * tasks than synthesize.task-diag-read-ahead-tasks
  */
 static int test__task_diag_read_ahead(struct test_suite *test __maybe_unused,
 				      int subtest __maybe_unused)
@@ -1463,6 +1513,8 @@ static int test__task_diag_read_ahead(struct test_suite *test __maybe_unused,
 					  TASK_DIAG_SHOW_VMA_LEADERS |
 					  TASK_DIAG_SHOW_VMA_BUILD_ID);
 	symbol_conf.buildid_mmap2 = false;
+	if (ret == TEST_OK)
+		ret = read_ahead_from_tasks();
 	read_ahead = false;
 	perf_synthesize_taskdiag_buf = saved_buf;
 	return ret;

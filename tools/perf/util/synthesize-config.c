@@ -6,10 +6,12 @@
  *		task-diag = false		# always walk /proc
  *		task-diag-buffer = 262144	# read buffer of /proc/task-diag
  *		task-diag-read-ahead = false	# no threads reading ahead
+ *		task-diag-read-ahead-tasks = 0	# read ahead whatever the tasks
  *		procmap-query = true		# the /proc walk's maps by ioctl
  *		bpf-iter = true			# BPF iterators, not /proc
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@
 bool perf_synthesize_taskdiag = true;
 unsigned long perf_synthesize_taskdiag_buf = 256 * 1024;
 bool perf_synthesize_taskdiag_read_ahead = true;
+unsigned long perf_synthesize_taskdiag_read_ahead_tasks = 2000;
 bool perf_synthesize_bpf_iter;
 
 int perf_synthesize_config(const char *var, const char *value)
@@ -41,6 +44,16 @@ int perf_synthesize_config(const char *var, const char *value)
 	}
 	if (!strcmp(var, "synthesize.task-diag-read-ahead")) {
 		perf_synthesize_taskdiag_read_ahead = perf_config_bool(var, value);
+		return 0;
+	}
+	if (!strcmp(var, "synthesize.task-diag-read-ahead-tasks")) {
+		u64 nr;
+
+		if (perf_config_u64(&nr, var, value) || nr > ULONG_MAX) {
+			pr_err("%s: %s is not a number of tasks\n", var, value);
+			return -EINVAL;
+		}
+		perf_synthesize_taskdiag_read_ahead_tasks = nr;
 		return 0;
 	}
 	if (!strcmp(var, "synthesize.task-diag-buffer")) {

@@ -4,23 +4,27 @@
  * from /proc/task-diag through libtaskdiag, instead of reading three or
  * more /proc files per task.
  *
- * With a thread reading ahead (more than one CPU), two transactions are
- * read side by side, both in tgid order, each on a thread of its own so
- * that the kernel dumps them on two CPUs at once: every thread with
- * TASK_DIAG_SHOW_BASE, and every process with TASK_DIAG_SHOW_VMA, with the
- * build ID of each mapped file for build-id MMAP2 events.  On one CPU one
- * transaction describes every thread and, in the message of its thread
- * group leader only (TASK_DIAG_SHOW_VMA_LEADERS), the maps of its process;
- * a kernel without that flag gets the two transactions.  The events are
+ * With threads reading ahead (more than one CPU, enough tasks), two
+ * transactions are read side by side, both in tgid order, each on a thread
+ * of its own so that the kernel dumps them on two CPUs at once: every
+ * thread with TASK_DIAG_SHOW_BASE, and every process with
+ * TASK_DIAG_SHOW_VMA, with the build ID of each mapped file for build-id
+ * MMAP2 events.  Otherwise one transaction describes every thread and, in
+ * the message of its thread group leader only (TASK_DIAG_SHOW_VMA_LEADERS),
+ * the maps of its process; a kernel without that flag gets the two
+ * transactions.  The events are
  * those of the /proc walk in synthetic-events.c, in the same order: FORK,
  * NAMESPACES and COMM of each thread, and the MMAP2 events of a process
  * after the COMM of its thread group leader.
  */
 #include <errno.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <api/fs/fs.h>
 #include <linux/string.h>
 #include <taskdiag/taskdiag.h>
 
@@ -274,6 +278,52 @@ static int td_synth__all(struct td_synth *s, struct taskdiag *threads,
 	return err;
 }
 
+/*
+ * The number of tasks on the system, all pid namespaces': the last field of
+ * /proc/loadavg ("runnable/all last_pid"); ULONG_MAX when it cannot be read
+ */
+static unsigned long td_synth__nr_tasks(void)
+{
+	unsigned long nr = ULONG_MAX;
+	char *buf, *all;
+	size_t len;
+
+	if (procfs__read_str("loadavg", &buf, &len))
+		return nr;
+	all = strchr(buf, '/');
+	if (all)
+		nr = strtoul(all + 1, NULL, 10);
+	free(buf);
+	return nr;
+}
+
+/* Whether this thread may run on more than one CPU */
+static bool td_synth__cpus(void)
+{
+	cpu_set_t cpus;
+
+	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+		return sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	return CPU_COUNT(&cpus) > 1;
+}
+
+/**
+ * perf_taskdiag__read_ahead - whether threads read the answers ahead
+ *
+ * They do with synthesize.task-diag-read-ahead, more than one CPU to run
+ * on and at least synthesize.task-diag-read-ahead-tasks tasks on the
+ * system: with fewer, starting and joining the threads costs more than
+ * reading on two CPUs gains.
+ *
+ * Return: true when a synthesis now would read ahead.
+ */
+bool perf_taskdiag__read_ahead(void)
+{
+	return perf_synthesize_taskdiag_read_ahead && td_synth__cpus() &&
+	       (!perf_synthesize_taskdiag_read_ahead_tasks ||
+		td_synth__nr_tasks() >= perf_synthesize_taskdiag_read_ahead_tasks);
+}
+
 /* Whether the tasks of @machine are those of this host's /proc/task-diag */
 static bool td_synth__usable(struct machine *machine)
 {
@@ -307,10 +357,9 @@ bool perf_taskdiag__available(void)
  *	may thus get some of them twice; the processes before it are complete
  *
  * The events are sent from the calling thread, in the order of the /proc
- * walk; with synthesize.task-diag-read-ahead and more than one CPU online,
- * two more threads read the kernel's answers ahead, the threads on one and
- * the maps on the other, while this one sends the events of what they
- * read before.
+ * walk; when perf_taskdiag__read_ahead() says so, two more threads read
+ * the kernel's answers ahead, the threads on one and the maps on the
+ * other, while this one sends the events of what they read before.
  *
  * Return: 0, -EOPNOTSUPP when task_diag is switched off or cannot serve
  * @machine, or the -errno of libtaskdiag (-ENOENT: no /proc/task-diag).
@@ -333,8 +382,7 @@ int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 	if (!td_synth__usable(machine))
 		return -EOPNOTSUPP;
 
-	s.read_ahead = perf_synthesize_taskdiag_read_ahead &&
-		       sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	s.read_ahead = perf_taskdiag__read_ahead();
 	threads = td_synth__open(new_source, s.read_ahead);
 	if (!threads)
 		return -errno;

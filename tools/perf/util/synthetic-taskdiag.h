@@ -14,10 +14,15 @@ extern bool perf_synthesize_taskdiag;
 /* synthesize.task-diag-buffer: the read buffer size, in bytes */
 extern unsigned long perf_synthesize_taskdiag_buf;
 /*
- * synthesize.task-diag-read-ahead: with more than one CPU online, two
+ * synthesize.task-diag-read-ahead: with more than one CPU to run on, two
  * threads read the threads and the maps ahead while the events are sent
  */
 extern bool perf_synthesize_taskdiag_read_ahead;
+/*
+ * synthesize.task-diag-read-ahead-tasks: only from that many tasks on the
+ * system (0: whatever their number)
+ */
+extern unsigned long perf_synthesize_taskdiag_read_ahead_tasks;
 
 struct taskdiag;
 
@@ -25,6 +30,7 @@ int perf_synthesize_config(const char *var, const char *value);
 
 #ifdef HAVE_TASKDIAG_SUPPORT
 bool perf_taskdiag__available(void);
+bool perf_taskdiag__read_ahead(void);
 int perf_event__synthesize_threads_taskdiag(const struct perf_tool *tool,
 					    perf_event__handler_t process,
 					    struct machine *machine,
