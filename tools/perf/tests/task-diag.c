@@ -655,6 +655,7 @@ static int __compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
 	struct td_capture td, proc;
 	struct td_tasks t = {};
 	int ret = TEST_FAIL;
+	bool ahead;
 
 	if (no_task_diag())
 		return TEST_SKIP;
@@ -688,9 +689,10 @@ static int __compare_syntheses(bool needs_mmap, bool mmap_data, bool namespaces,
 		pr_debug("no MMAP2 event with a build-id\n");
 		ret = TEST_FAIL;
 	}
-	if (!!fault.nr_reads_elsewhere != reads_ahead()) {
+	ahead = reads_ahead();
+	if (!!fault.nr_reads_elsewhere != ahead) {
 		pr_debug("%u reads on another thread, read-ahead %s\n",
-			 fault.nr_reads_elsewhere, reads_ahead() ? "on" : "off");
+			 fault.nr_reads_elsewhere, ahead ? "on" : "off");
 		ret = TEST_FAIL;
 	}
 	if (needs_mmap ? count_type(&td, PERF_RECORD_MMAP2) < min_mmaps :
@@ -1463,14 +1465,15 @@ out:
  */
 static int read_ahead_from_tasks(void)
 {
-	bool any;
+	bool any, one;
 	int ret;
 
 	any = reads_ahead();
 	read_ahead_tasks = 1;
-	if (reads_ahead() != any) {
+	one = reads_ahead();
+	if (one != any) {
 		pr_debug("read-ahead from 1 task %s, whatever the tasks %s\n",
-			 reads_ahead() ? "on" : "off", any ? "on" : "off");
+			 one ? "on" : "off", any ? "on" : "off");
 		read_ahead_tasks = 0;
 		return TEST_FAIL;
 	}
@@ -1516,6 +1519,56 @@ static int test__task_diag_read_ahead(struct test_suite *test __maybe_unused,
 	if (ret == TEST_OK)
 		ret = read_ahead_from_tasks();
 	read_ahead = false;
+	perf_synthesize_taskdiag_buf = saved_buf;
+	return ret;
+}
+
+/* @value of @var: perf_synthesize_config() returns @err and leaves @got @want */
+static int config_check(const char *var, const char *value, int err,
+			const unsigned long *got, unsigned long want)
+{
+	int ret = perf_synthesize_config(var, value);
+
+	if (ret == err && *got == want)
+		return TEST_OK;
+	pr_debug("%s = %s: %d and %lu, expected %d and %lu\n", var, value, ret,
+		 *got, err, want);
+	return TEST_FAIL;
+}
+
+/*
+ * The numbers of synthesize.*: a value that is not one (a word, a sign, too
+ * small a buffer) is refused with -EINVAL and leaves the setting as it was
+ */
+static int test__task_diag_config_numbers(struct test_suite *test __maybe_unused,
+					  int subtest __maybe_unused)
+{
+	static const char * const bad_tasks[] = { "many", "-5", "" };
+	static const char * const bad_buf[] = { "big", "-262144", "4095" };
+	const char *tasks = "synthesize.task-diag-read-ahead-tasks";
+	const char *buf = "synthesize.task-diag-buffer";
+	unsigned long saved_tasks = perf_synthesize_taskdiag_read_ahead_tasks;
+	unsigned long saved_buf = perf_synthesize_taskdiag_buf;
+	int ret = TEST_OK;
+	size_t i;
+
+	perf_synthesize_taskdiag_read_ahead_tasks = 2000;
+	perf_synthesize_taskdiag_buf = 262144;
+	for (i = 0; i < ARRAY_SIZE(bad_tasks) && ret == TEST_OK; i++)
+		ret = config_check(tasks, bad_tasks[i], -EINVAL,
+				   &perf_synthesize_taskdiag_read_ahead_tasks, 2000);
+	for (i = 0; i < ARRAY_SIZE(bad_buf) && ret == TEST_OK; i++)
+		ret = config_check(buf, bad_buf[i], -EINVAL,
+				   &perf_synthesize_taskdiag_buf, 262144);
+	if (ret == TEST_OK)
+		ret = config_check(tasks, "0", 0,
+				   &perf_synthesize_taskdiag_read_ahead_tasks, 0);
+	if (ret == TEST_OK)
+		ret = config_check(tasks, "5000", 0,
+				   &perf_synthesize_taskdiag_read_ahead_tasks, 5000);
+	if (ret == TEST_OK)
+		ret = config_check(buf, "4096", 0, &perf_synthesize_taskdiag_buf, 4096);
+	perf_synthesize_taskdiag_read_ahead_tasks = saved_tasks;
 	perf_synthesize_taskdiag_buf = saved_buf;
 	return ret;
 }
@@ -1645,6 +1698,8 @@ static struct test_case tests__task_diag[] = {
 			 task_diag_read_ahead, "no /proc/task-diag"),
 	TEST_CASE_REASON("read ahead: failed and interrupted reads as on one thread",
 			 task_diag_read_ahead_errors, "no /proc/task-diag"),
+	TEST_CASE("synthesize.* numbers: bad values refused, the setting kept",
+		  task_diag_config_numbers),
 	TEST_CASE_REASON("falls back to /proc without /proc/task-diag",
 			 task_diag_fallback, "no /proc/task-diag, or no mount namespace"),
 	TEST_CASE_REASON("PROCMAP_QUERY and /proc synthesize the same MMAP2 events",

@@ -28,6 +28,25 @@ bool perf_synthesize_taskdiag_read_ahead = true;
 unsigned long perf_synthesize_taskdiag_read_ahead_tasks = 2000;
 bool perf_synthesize_bpf_iter;
 
+/*
+ * @value of the key @var as a number from @min on, without a sign, into
+ * @dest; -EINVAL, saying that it is not @what, leaving @dest as it was
+ */
+static int synthesize_config__ulong(const char *var, const char *value,
+				    unsigned long min, const char *what,
+				    unsigned long *dest)
+{
+	u64 nr;
+
+	if (perf_config_u64(&nr, var, value) || (s64)nr < 0 || nr < min ||
+	    nr > ULONG_MAX) {
+		pr_err("%s: %s is not %s\n", var, value, what);
+		return -EINVAL;
+	}
+	*dest = nr;
+	return 0;
+}
+
 int perf_synthesize_config(const char *var, const char *value)
 {
 	if (!strcmp(var, "synthesize.task-diag")) {
@@ -46,26 +65,13 @@ int perf_synthesize_config(const char *var, const char *value)
 		perf_synthesize_taskdiag_read_ahead = perf_config_bool(var, value);
 		return 0;
 	}
-	if (!strcmp(var, "synthesize.task-diag-read-ahead-tasks")) {
-		u64 nr;
-
-		if (perf_config_u64(&nr, var, value) || nr > ULONG_MAX) {
-			pr_err("%s: %s is not a number of tasks\n", var, value);
-			return -EINVAL;
-		}
-		perf_synthesize_taskdiag_read_ahead_tasks = nr;
-		return 0;
-	}
-	if (!strcmp(var, "synthesize.task-diag-buffer")) {
-		u64 size;
-
-		if (perf_config_u64(&size, var, value) || size < 4096) {
-			pr_err("%s: %s is not a size of at least 4096 bytes\n", var, value);
-			return -EINVAL;
-		}
-		perf_synthesize_taskdiag_buf = size;
-		return 0;
-	}
+	if (!strcmp(var, "synthesize.task-diag-read-ahead-tasks"))
+		return synthesize_config__ulong(var, value, 0, "a number of tasks",
+						&perf_synthesize_taskdiag_read_ahead_tasks);
+	if (!strcmp(var, "synthesize.task-diag-buffer"))
+		return synthesize_config__ulong(var, value, 4096,
+						"a size of at least 4096 bytes",
+						&perf_synthesize_taskdiag_buf);
 	return 0;
 }
 

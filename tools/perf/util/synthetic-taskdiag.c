@@ -12,10 +12,10 @@
  * MMAP2 events.  Otherwise one transaction describes every thread and, in
  * the message of its thread group leader only (TASK_DIAG_SHOW_VMA_LEADERS),
  * the maps of its process; a kernel without that flag gets the two
- * transactions.  The events are
- * those of the /proc walk in synthetic-events.c, in the same order: FORK,
- * NAMESPACES and COMM of each thread, and the MMAP2 events of a process
- * after the COMM of its thread group leader.
+ * transactions.  The events are those of the /proc walk in
+ * synthetic-events.c, in the same order: FORK, NAMESPACES and COMM of each
+ * thread, and the MMAP2 events of a process after the COMM of its thread
+ * group leader.
  */
 #include <errno.h>
 #include <limits.h>
