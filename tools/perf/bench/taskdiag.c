@@ -9,13 +9,15 @@
  *
  * A first, untimed run of each method checks that all of them send the same
  * events: the events of each task, in their order, and the same tasks.  The
- * timed runs then take turns: round r starts with method r mod N.
+ * timed runs then take turns: round r starts with method r mod N.  -m runs
+ * only the methods it names; one alone has none to be checked against.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -42,6 +44,7 @@ static unsigned int iterations = 5;
 static unsigned int proc_threads;
 static unsigned long buf_size;
 static bool data_mmap;
+static const char *method_keys;
 
 static const struct option options[] = {
 	OPT_UINTEGER('p', "processes", &nr_procs,
@@ -52,6 +55,8 @@ static const struct option options[] = {
 		     "Threads of the multi-threaded /proc synthesis (default: online CPUs)"),
 	OPT_ULONG('b', "buf-size", &buf_size, "Read buffer of /proc/task-diag, in bytes"),
 	OPT_BOOLEAN('d', "data", &data_mmap, "Synthesize data mmaps too"),
+	OPT_STRING('m', "methods", &method_keys, "key,...",
+		   "Run only these methods, by their keys in -f simple"),
 	OPT_END()
 };
 
@@ -508,6 +513,49 @@ static void not_measured(const char *name, const char *why)
 		pr_debug("%s not measured: %s\n", name, why);
 }
 
+/* The method of @methods whose key is the @len bytes at @key, or NULL */
+static struct synth_method *find_method(struct synth_method *methods, size_t nr,
+					const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (strlen(methods[i].key) == len && !strncmp(methods[i].key, key, len))
+			return &methods[i];
+	return NULL;
+}
+
+/*
+ * Keep, in their order, the methods of @methods that -m names.  Return how
+ * many, or -EINVAL for a key that names none of them, or for none at all.
+ */
+static int select_methods(struct synth_method *methods, size_t nr)
+{
+	const char *key = method_keys;
+	size_t i, len, kept = 0;
+	struct synth_method *m;
+	unsigned int keep = 0;
+
+	for (; *key; key += len + !!key[len]) {
+		len = strcspn(key, ",");
+		m = find_method(methods, nr, key, len);
+		if (!m) {
+			pr_err("no method '%.*s' here: see perf bench taskdiag -f simple\n",
+			       (int)len, key);
+			return -EINVAL;
+		}
+		keep |= 1U << (m - methods);
+	}
+	for (i = 0; i < nr; i++)
+		if (keep & (1U << i))
+			methods[kept++] = methods[i];
+	if (!kept) {
+		pr_err("-m names no method\n");
+		return -EINVAL;
+	}
+	return kept;
+}
+
 static int run_methods(void)
 {
 	struct synth_method methods[6] = {
@@ -541,12 +589,18 @@ static int run_methods(void)
 			.name = name[i], .key = key[i], .nr_threads = proc_threads,
 			.query = i };
 	}
+	if (method_keys) {
+		err = select_methods(methods, nr);
+		if (err < 0)
+			return err;
+		nr = err;
+	}
 	/* the ratios are against task_diag, else the BPF iterators */
 	for (i = 0; i < nr; i++)
 		if (!methods[i].nr_threads && (!ref || ref->bpf_iter))
 			ref = &methods[i];
 
-	err = check_same_events(methods, nr);
+	err = nr > 1 ? check_same_events(methods, nr) : 0;
 	if (!err)
 		err = time_methods(methods, nr);
 	for (i = 0; i < nr; i++) {
