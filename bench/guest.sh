@@ -181,6 +181,39 @@ perf_bench_taskdiag() {
 	done </tmp/bench.synth
 }
 
+# overhead SIZE PREFIX MODE [OPTION...]: perf's task_diag synthesis alone
+# (perf bench taskdiag -m taskdiag OPTION...) and rawread MODE, the raw
+# dump of the same request, in turns after a warm-up round, the one that
+# goes first alternating: perf's overhead over the dump it reads.  Prints
+# T of both, PREFIX-synth and PREFIX-raw, and R and C of the raw read.
+overhead() {
+	local size=$1 prefix=$2 mode=$3 i k r us tasks bytes calls secs
+	shift 3
+	for i in $(seq 0 "$iter"); do
+		for k in 0 1; do
+			if [ $(((i + k) % 2)) = 0 ]; then
+				r=$("$perf" bench -f simple taskdiag -p 0 -i 1 -m taskdiag "$@" \
+					2>/tmp/bench.synth.err) || {
+					say "perf bench taskdiag -m taskdiag $* failed:"
+					sed 's/^/# /' /tmp/bench.synth.err
+					return 1
+				}
+				us=$(echo "$r" | awk -F, '$1 == "time" { print $3; exit }')
+				[ -n "$us" ] || { say "no time from perf bench -m taskdiag"; return 1; }
+				[ "$i" = 0 ] || echo "T $size $prefix-synth $(echo "$us / 1000000" | bc -l)"
+			else
+				r=$("$out/bench/rawread" "$mode") ||
+					{ say "rawread $mode failed"; return 1; }
+				read -r _ tasks bytes calls secs <<<"$r"
+				[ "$i" = 0 ] && continue
+				echo "T $size $prefix-raw $secs"
+				echo "R $size $prefix-raw $tasks $bytes"
+				echo "C $size $prefix-raw $calls"
+			fi
+		done
+	done
+}
+
 # ps_cut OUT CMD...: CMD's output in OUT but its own line (ps ax: the pid
 # is the first field)
 ps_cut() {
@@ -342,17 +375,20 @@ for size in $sizes; do
 	echo "TASKS $size $total"
 	echo "SHAPE $size $procs $threads"
 
-	say "method 1 of 5: perf record -a, perf top, perf trace -a; /proc and task_diag"
+	say "method 1 of 6: perf record -a, perf top, perf trace -a; /proc and task_diag"
 	e2e "$size" || exit 1
-	say "method 2 of 5: perf bench taskdiag, without and with data mappings"
+	say "method 2 of 6: perf bench taskdiag, without and with data mappings"
 	perf_bench_taskdiag "$size" synth || exit 1
 	perf_bench_taskdiag "$size" synthd --data || exit 1
-	say "method 3 of 5: perf bench internals synthesize --mt (upstream)"
+	say "method 3 of 6: perf bench internals synthesize --mt (upstream)"
 	perf_bench_upstream "$size" || exit 1
-	say "method 4 of 5: raw interfaces"
+	say "method 4 of 6: raw interfaces"
 	rawread "$size" raw proc-stat td-stat proc-maps query-maps td-maps \
-		query-exec td-exec td-perf td-perf-data || exit 1
-	say "method 5 of 5: ps ax -o pid,ppid vs taskdiag all; ps ax vs taskdiag ps ax"
+		query-exec td-exec || exit 1
+	say "method 5 of 6: perf's task_diag synthesis and the raw dump of its request, in turns"
+	overhead "$size" ovh td-perf || exit 1
+	overhead "$size" ovhd td-perf-data --data || exit 1
+	say "method 6 of 6: ps ax -o pid,ppid vs taskdiag all; ps ax vs taskdiag ps ax"
 	turns "$size" ps "ps ax -o pid,ppid" taskdiag-all "$out/taskdiag all" ||
 		exit 1
 	ps_same "$size" || exit 1
@@ -391,11 +427,14 @@ libs=$#
 workload_start "$size" $(printf -- '-l %s ' "$@") -b "$big" || exit 1
 pids=$(pgrep -x forker)
 echo "LIBS $size $total $libs $big $(maps_of "${pids%%$'\n'*}") $(maps_of "${pids##*$'\n'}")"
-say "method 6: perf bench taskdiag on the realistic workload, without and with data mappings"
+say "method 7: perf bench taskdiag on the realistic workload, without and with data mappings"
 perf_bench_taskdiag "$size" libs || exit 1
 perf_bench_taskdiag "$size" libsd --data || exit 1
-say "method 7: raw interfaces on the realistic workload"
-rawread "$size" libs-raw proc-maps query-maps td-maps query-exec td-exec \
-	td-perf td-perf-data || exit 1
+say "method 8: raw interfaces on the realistic workload"
+rawread "$size" libs-raw proc-maps query-maps td-maps query-exec td-exec ||
+	exit 1
+say "method 9: perf's task_diag synthesis and the raw dump of its request, in turns, on the realistic workload"
+overhead "$size" libs-ovh td-perf || exit 1
+overhead "$size" libsd-ovh td-perf-data --data || exit 1
 workload_stop
 say "done"
