@@ -187,7 +187,7 @@ perf_bench_taskdiag() {
 # goes first alternating: perf's overhead over the dump it reads.  Prints
 # T of both, PREFIX-synth and PREFIX-raw, and R and C of the raw read.
 overhead() {
-	local size=$1 prefix=$2 mode=$3 i k r us tasks bytes calls secs
+	local size=$1 prefix=$2 mode=$3 i k r us
 	shift 3
 	for i in $(seq 0 "$iter"); do
 		for k in 0 1; do
@@ -202,13 +202,7 @@ overhead() {
 				[ -n "$us" ] || { say "no time from perf bench -m taskdiag"; return 1; }
 				[ "$i" = 0 ] || echo "T $size $prefix-synth $(echo "$us / 1000000" | bc -l)"
 			else
-				r=$("$out/bench/rawread" "$mode") ||
-					{ say "rawread $mode failed"; return 1; }
-				read -r _ tasks bytes calls secs <<<"$r"
-				[ "$i" = 0 ] && continue
-				echo "T $size $prefix-raw $secs"
-				echo "R $size $prefix-raw $tasks $bytes"
-				echo "C $size $prefix-raw $calls"
+				raw_once "$size" "$prefix-raw" "$mode" "$i" || return 1
 			fi
 		done
 	done
@@ -276,24 +270,30 @@ syscalls() {
 	echo "C $size $method $(awk '$NF == "total" { print $4 }' /tmp/strace.out)"
 }
 
+# raw_once SIZE NAME MODE ROUND: one rawread MODE; past the warm-up
+# round (0), its T, R and C printed as NAME
+raw_once() {
+	local size=$1 name=$2 mode=$3 round=$4 r tasks bytes calls secs
+	r=$("$out/bench/rawread" "$mode") || { say "rawread $mode failed"; return 1; }
+	[ "$round" = 0 ] && return 0
+	read -r _ tasks bytes calls secs <<<"$r"
+	echo "T $size $name $secs"
+	echo "R $size $name $tasks $bytes"
+	echo "C $size $name $calls"
+}
+
 # rawread SIZE PREFIX MODE...: the reading alone, timed by rawread itself,
 # as method PREFIX-MODE, after a warm-up round; round i starts with mode
 # i mod (number of modes).  With each time, its counts of tasks and bytes
 # (R) and system calls (C).
 rawread() {
-	local size=$1 prefix=$2 i k mode r
+	local size=$1 prefix=$2 i k mode
 	shift 2
 	local modes=("$@")
 	for i in $(seq 0 "$iter"); do
 		for k in "${!modes[@]}"; do
 			mode=${modes[(i + k) % ${#modes[@]}]}
-			r=$("$out/bench/rawread" "$mode") ||
-				{ say "rawread $mode failed"; return 1; }
-			[ "$i" = 0 ] && continue
-			set -- $r
-			echo "T $size $prefix-$mode $5"
-			echo "R $size $prefix-$mode $2 $3"
-			echo "C $size $prefix-$mode $4"
+			raw_once "$size" "$prefix-$mode" "$mode" "$i" || return 1
 		done
 	done
 }
