@@ -77,7 +77,8 @@ for desc in "task-diag" "Lookup mmap thread" "Synthesize thread map" \
 	    "perf: libdebuginfod is loaded only when a debuginfod server is asked" \
 	    "perf: the heap grows 64 MiB at a time" \
 	    "perf bench taskdiag: every source sends the events /proc sends" \
-	    "perf bench taskdiag -m: only the methods named are run"; do
+	    "perf bench taskdiag -m: only the methods named are run" \
+	    "vdso: one DSO when threads map it at once"; do
 	run_suite "$desc"
 done
 
