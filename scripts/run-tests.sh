@@ -16,6 +16,7 @@ guest="'$TOP/vm/run' --mem '${VM_MEM:-6G}' --timeout '${VM_TIMEOUT:-2400}' \
 suites=()
 if [ "${1:-}" != guest ]; then
 	suites+=(runner "'$TOP/tools/testing/tap/tests/test-tap-run.sh'"
+		 bench-report "'$TOP/bench/tests/report.sh'"
 		 checkpatch "'$TOP/scripts/checkpatch.sh'"
 		 perf-builds "'$TOP/scripts/check-perf-builds.sh'"
 		 libtaskdiag "'$TOP/scripts/build-lib.sh' test")
